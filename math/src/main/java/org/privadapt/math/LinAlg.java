@@ -1,0 +1,260 @@
+package org.privadapt.math;
+
+import java.util.Locale;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Matrix operations on {@link DenseMatrix}, dispatched to one {@link LinAlgBackend} chosen at first use.
+ *
+ * <p>Backend choice (system property {@code privadapt.linalg}, or environment variable
+ * {@code PRIVADAPT_LINALG}): {@code auto} (default) uses native BLAS/LAPACK when the machine provides
+ * {@code libblas.so.3}/{@code liblapack.so.3} and otherwise the faster of the measured pure-Java options
+ * (see docs/performance.md); {@code native}, {@code netlib-java} and {@code ejml} force one. No operation
+ * mutates its inputs.
+ */
+public final class LinAlg {
+    private static volatile LinAlgBackend backend;
+
+    private LinAlg() {
+    }
+
+    /** The active backend (selected on first call). */
+    public static LinAlgBackend backend() {
+        LinAlgBackend b = backend;
+        if (b == null) {
+            synchronized (LinAlg.class) {
+                b = backend;
+                if (b == null) {
+                    b = select(choice());
+                    backend = b;
+                }
+            }
+        }
+        return b;
+    }
+
+    /** Replaces the active backend (benchmarks and tests); returns the previous one. */
+    public static synchronized LinAlgBackend useBackend(LinAlgBackend b) {
+        LinAlgBackend old = backend();
+        backend = b;
+        return old;
+    }
+
+    static String choice() {
+        String p = System.getProperty("privadapt.linalg");
+        if (p == null || p.isBlank()) {
+            p = System.getenv("PRIVADAPT_LINALG");
+        }
+        return p == null || p.isBlank() ? "auto" : p.trim().toLowerCase(Locale.ROOT);
+    }
+
+    /** Creates the backend named by {@code choice} (auto, native, netlib-java, ejml). */
+    public static LinAlgBackend select(String choice) {
+        switch (choice) {
+            case "native": {
+                LinAlgBackend b = quietNative();
+                if (b == null) {
+                    throw new IllegalStateException("native BLAS/LAPACK requested (privadapt.linalg=native) but "
+                            + "libblas.so.3/liblapack.so.3 could not be loaded; install libopenblas0-pthread");
+                }
+                return b;
+            }
+            case "netlib-java":
+            case "java":
+                return NetlibBackend.pureJava();
+            case "ejml":
+                return new EjmlBackend();
+            case "auto": {
+                LinAlgBackend b = quietNative();
+                return b != null ? b : new PureJavaBackend();
+            }
+            default:
+                throw new IllegalArgumentException("unknown linear-algebra backend '" + choice
+                        + "' (expected auto, native, netlib-java or ejml)");
+        }
+    }
+
+    /** Native netlib without the stack of warnings netlib logs when the library is absent. */
+    private static LinAlgBackend quietNative() {
+        Logger[] loggers = {Logger.getLogger("dev.ludovic.netlib.blas.InstanceBuilder"),
+            Logger.getLogger("dev.ludovic.netlib.lapack.InstanceBuilder")};
+        Level[] old = new Level[loggers.length];
+        for (int i = 0; i < loggers.length; i++) {
+            old[i] = loggers[i].getLevel();
+            loggers[i].setLevel(Level.SEVERE);
+        }
+        try {
+            return NetlibBackend.nativeOrNull();
+        } finally {
+            for (int i = 0; i < loggers.length; i++) {
+                loggers[i].setLevel(old[i]);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- products
+
+    /** {@code A * B}. */
+    public static DenseMatrix multiply(DenseMatrix a, DenseMatrix b) {
+        return gemm(a, false, b, false);
+    }
+
+    /** {@code A^T * B}. */
+    public static DenseMatrix multiplyTransA(DenseMatrix a, DenseMatrix b) {
+        return gemm(a, true, b, false);
+    }
+
+    /** {@code A * B^T}. */
+    public static DenseMatrix multiplyTransB(DenseMatrix a, DenseMatrix b) {
+        return gemm(a, false, b, true);
+    }
+
+    /** {@code op(A) * op(B)}. */
+    public static DenseMatrix gemm(DenseMatrix a, boolean transA, DenseMatrix b, boolean transB) {
+        int m = transA ? a.cols() : a.rows();
+        int k = transA ? a.rows() : a.cols();
+        int kb = transB ? b.cols() : b.rows();
+        int n = transB ? b.rows() : b.cols();
+        if (k != kb) {
+            throw new IllegalArgumentException("inner dimensions differ: " + shape(a, transA) + " * " + shape(b, transB));
+        }
+        DenseMatrix c = DenseMatrix.zeros(m, n);
+        if (k == 0) {
+            return c;
+        }
+        backend().gemm(transA, transB, m, n, k, 1.0, a.data(), a.rows(), b.data(), b.rows(), 0.0, c.data(), m);
+        return c;
+    }
+
+    private static String shape(DenseMatrix a, boolean t) {
+        return t ? a.cols() + "x" + a.rows() : a.rows() + "x" + a.cols();
+    }
+
+    /** {@code A * x}. */
+    public static double[] multiply(DenseMatrix a, double[] x) {
+        if (x.length != a.cols()) {
+            throw new IllegalArgumentException("vector length " + x.length + " != " + a.cols());
+        }
+        double[] y = new double[a.rows()];
+        backend().gemv(false, a.rows(), a.cols(), 1.0, a.data(), a.rows(), x, 0.0, y);
+        return y;
+    }
+
+    /** {@code A^T * x}. */
+    public static double[] multiplyTransA(DenseMatrix a, double[] x) {
+        if (x.length != a.rows()) {
+            throw new IllegalArgumentException("vector length " + x.length + " != " + a.rows());
+        }
+        double[] y = new double[a.cols()];
+        backend().gemv(true, a.rows(), a.cols(), 1.0, a.data(), a.rows(), x, 0.0, y);
+        return y;
+    }
+
+    /** The Gram matrix {@code X^T X} (d x d, exactly symmetric), by a symmetric rank-k update. */
+    public static DenseMatrix gram(DenseMatrix x) {
+        int d = x.cols();
+        DenseMatrix g = DenseMatrix.zeros(d, d);
+        if (x.rows() > 0) {
+            backend().syrkTransUpper(d, x.rows(), 1.0, x.data(), x.rows(), 0.0, g.data(), d);
+            g.mirrorUpperInPlace();
+        }
+        return g;
+    }
+
+    /**
+     * The sample covariance {@code (X - mean)^T (X - mean) / (n - 1)} (MATLAB's {@code cov}, as used by
+     * CORAL); n = 1 gives the zero matrix.
+     */
+    public static DenseMatrix covariance(FeatureMatrix x) {
+        int n = x.rows();
+        if (n == 0) {
+            throw new IllegalArgumentException("covariance of an empty matrix");
+        }
+        DenseMatrix xd = x.toDense();
+        DenseMatrix centered = xd.minusRowVector(xd.columnMeans());
+        DenseMatrix g = gram(centered);
+        if (n > 1) {
+            g.scaleInPlace(1.0 / (n - 1));
+        } else {
+            g.scaleInPlace(0.0);
+        }
+        return g;
+    }
+
+    // ---------------------------------------------------------------- decompositions
+
+    /** Symmetric eigendecomposition (input not modified; only its upper triangle is read). */
+    public static SymmetricEigen eigh(DenseMatrix s) {
+        requireSquare(s);
+        int n = s.rows();
+        double[] a = s.data().clone();
+        double[] w = new double[n];
+        backend().symmetricEigen(n, a, w, true);
+        return new SymmetricEigen(w, new DenseMatrix(n, n, a));
+    }
+
+    /** Eigenvalues only, ascending (input not modified). */
+    public static double[] eigenvalues(DenseMatrix s) {
+        requireSquare(s);
+        int n = s.rows();
+        double[] w = new double[n];
+        backend().symmetricEigen(n, s.data().clone(), w, false);
+        return w;
+    }
+
+    /** The smallest eigenvalue of a symmetric matrix (input not modified). */
+    public static double smallestEigenvalue(DenseMatrix s) {
+        requireSquare(s);
+        if (s.rows() == 0) {
+            throw new IllegalArgumentException("smallest eigenvalue of an empty matrix");
+        }
+        return backend().smallestEigenvalues(s.rows(), s.data().clone(), 1)[0];
+    }
+
+    /**
+     * Cholesky factor L (lower triangular, A = L L^T) of a symmetric positive definite matrix.
+     *
+     * @throws NotPositiveDefiniteException if A is not numerically positive definite
+     */
+    public static DenseMatrix cholesky(DenseMatrix s) {
+        requireSquare(s);
+        int n = s.rows();
+        double[] a = s.data().clone();
+        int info = backend().choleskyLower(n, a);
+        if (info != 0) {
+            throw new NotPositiveDefiniteException("matrix is not positive definite (leading minor " + info + ")");
+        }
+        for (int j = 1; j < n; j++) {
+            for (int i = 0; i < j; i++) {
+                a[i + j * n] = 0.0;
+            }
+        }
+        return new DenseMatrix(n, n, a);
+    }
+
+    /**
+     * {@code S^p} for a symmetric positive semi-definite S, through one eigendecomposition
+     * ({@code V diag(w^p) V^T}); p may be negative (then S must be positive definite). Eigenvalues below
+     * {@code -tol * max|w|} are rejected; smaller negative ones (rounding) are treated as zero.
+     */
+    public static DenseMatrix spdPower(DenseMatrix s, double p) {
+        SymmetricEigen e = eigh(s);
+        return e.powerOfPsd(p);
+    }
+
+    private static void requireSquare(DenseMatrix s) {
+        if (s.rows() != s.cols()) {
+            throw new IllegalArgumentException("square matrix required, got " + s.rows() + "x" + s.cols());
+        }
+    }
+
+    /** Thrown when a factorisation needs a positive definite matrix and did not get one. */
+    public static final class NotPositiveDefiniteException extends ArithmeticException {
+        private static final long serialVersionUID = 1L;
+
+        public NotPositiveDefiniteException(String message) {
+            super(message);
+        }
+    }
+}
