@@ -243,6 +243,40 @@ public final class CsrMatrix implements FeatureMatrix {
         return new CsrMatrix(rows, cols, rowStart, colIndex, v);
     }
 
+    /** Column j multiplied by {@code factors[j]}. */
+    public CsrMatrix scaleColumns(double[] factors) {
+        if (factors.length != cols) {
+            throw new IllegalArgumentException("factor count " + factors.length + " != " + cols);
+        }
+        double[] v = values.clone();
+        for (int k = 0; k < v.length; k++) {
+            v[k] *= factors[colIndex[k]];
+        }
+        return new CsrMatrix(rows, cols, rowStart, colIndex, v);
+    }
+
+    /** Per-column minimum and maximum over all rows, counting the implicit zeros: {min[], max[]}. */
+    public double[][] columnRanges() {
+        double[] min = new double[cols];
+        double[] max = new double[cols];
+        int[] count = new int[cols];
+        java.util.Arrays.fill(min, Double.POSITIVE_INFINITY);
+        java.util.Arrays.fill(max, Double.NEGATIVE_INFINITY);
+        for (int k = 0; k < values.length; k++) {
+            int j = colIndex[k];
+            min[j] = Math.min(min[j], values[k]);
+            max[j] = Math.max(max[j], values[k]);
+            count[j]++;
+        }
+        for (int j = 0; j < cols; j++) {
+            if (count[j] < rows) { // some row has an implicit zero here
+                min[j] = Math.min(min[j], 0.0);
+                max[j] = Math.max(max[j], 0.0);
+            }
+        }
+        return new double[][] {min, max};
+    }
+
     /** Applies {@code f} to every stored (non-zero) value; f(0) must be 0 for the result to mean anything. */
     public CsrMatrix mapValues(java.util.function.DoubleUnaryOperator f) {
         double[] v = new double[values.length];

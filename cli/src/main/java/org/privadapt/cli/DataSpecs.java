@@ -1,0 +1,107 @@
+package org.privadapt.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.privadapt.data.DataException;
+import org.privadapt.data.Dataset;
+import org.privadapt.data.io.DataFiles;
+import org.privadapt.data.registry.BenchmarkRegistry;
+import org.privadapt.data.registry.DataRoot;
+import org.privadapt.data.registry.Suite;
+import picocli.CommandLine.Option;
+
+/**
+ * How the CLI names data: a file path, or a benchmark reference {@code suite/domain[:split]}
+ * (e.g. {@code office-caltech10/amazon}, {@code amazon-reviews/kitchen:test}); options that say how to read files.
+ */
+public final class DataSpecs {
+
+    @Option(names = "--data-root", paramLabel = "DIR",
+            description = "Benchmark data directory (default: $" + DataRoot.ENV + ", else ../shared/data from the project root).")
+    Path dataRoot;
+
+    @Option(names = "--features-var", paramLabel = "NAME", description = "MAT files: variable holding the n x d features.")
+    String featuresVar;
+
+    @Option(names = "--labels-var", paramLabel = "NAME", description = "MAT files: variable holding the n labels.")
+    String labelsVar;
+
+    @Option(names = "--label-column", paramLabel = "COL",
+            description = "CSV/TSV/text: label column (name or 1-based number; 'none' for unlabelled data).")
+    String labelColumn;
+
+    @Option(names = "--categorical", paramLabel = "reject|one-hot", defaultValue = "reject",
+            description = "CSV/TSV/text: non-numeric columns are rejected (default) or one-hot encoded.")
+    String categorical;
+
+    @Option(names = "--missing", paramLabel = "error|drop", defaultValue = "error",
+            description = "CSV/TSV/text: a missing value ('', '?', 'NA') is an error (default) or drops its row.")
+    String missing;
+
+    @Option(names = "--drop-columns", split = ",", paramLabel = "COL", description = "CSV/TSV/text: columns to ignore.")
+    List<String> dropColumns = List.of();
+
+    @Option(names = "--index-base", paramLabel = "0|1", description = "SVMlight: feature indices are 0- or 1-based (default: detect).")
+    Integer indexBase;
+
+    @Option(names = "--dimension", paramLabel = "D", defaultValue = "0", description = "SVMlight: number of features (default: largest index).")
+    int dimension;
+
+    @Option(names = "--no-header", description = "CSV/TSV/text: the first line is data, not column names.")
+    boolean noHeader;
+
+    private BenchmarkRegistry registry;
+
+    public BenchmarkRegistry registry() {
+        if (registry == null) {
+            registry = BenchmarkRegistry.standard(DataRoot.resolve(dataRoot));
+        }
+        return registry;
+    }
+
+    public DataFiles.Options fileOptions() {
+        boolean oneHot;
+        switch (categorical) {
+            case "reject": oneHot = false; break;
+            case "one-hot": oneHot = true; break;
+            default: throw new UsageException("--categorical must be 'reject' or 'one-hot', got '" + categorical + "'");
+        }
+        boolean drop;
+        switch (missing) {
+            case "error": drop = false; break;
+            case "drop": drop = true; break;
+            default: throw new UsageException("--missing must be 'error' or 'drop', got '" + missing + "'");
+        }
+        if (indexBase != null && indexBase != 0 && indexBase != 1) {
+            throw new UsageException("--index-base must be 0 or 1, got " + indexBase);
+        }
+        return new DataFiles.Options(featuresVar, labelsVar, labelColumn, oneHot, drop, dropColumns, indexBase,
+                dimension, noHeader ? Boolean.FALSE : null);
+    }
+
+    /** Which split of a benchmark domain a role reads when the reference names none. */
+    public enum Role { SOURCE, TARGET, EVALUATION }
+
+    /**
+     * Loads a file or a benchmark reference. For a reference without a split, the suite's protocol decides:
+     * the source reads its training split, the target its adaptation split, the evaluation its test split.
+     */
+    public Dataset load(String spec, Role role) throws DataException {
+        BenchmarkRegistry reg = registry();
+        if (reg.isRef(spec)) {
+            if (spec.indexOf(':') < 0) {
+                Suite s = reg.suite(spec.substring(0, spec.indexOf('/')));
+                String split = switch (role) {
+                    case SOURCE -> s.trainSplit();
+                    case TARGET -> s.adaptSplit();
+                    case EVALUATION -> s.evalSplit();
+                };
+                return reg.loadRef(spec + ":" + split);
+            }
+            return reg.loadRef(spec);
+        }
+        Path p = Path.of(spec);
+        String domain = p.getFileName() == null ? spec : p.getFileName().toString();
+        return DataFiles.load(p, domain, fileOptions());
+    }
+}

@@ -1,0 +1,18 @@
+package org.privadapt.cli;
+
+/** The process exit codes of the {@code privadapt} command (also listed in the README). */
+public final class ExitCodes {
+    /** Success. */
+    public static final int OK = 0;
+    /** An unexpected internal error (a bug): the message and stack trace go to standard error. */
+    public static final int INTERNAL = 1;
+    /** Bad command line: unknown option, missing or invalid argument value. */
+    public static final int USAGE = 2;
+    /** Bad input data: missing, unreadable or malformed file, non-finite values, mismatched shapes. */
+    public static final int DATA = 3;
+    /** A privacy budget refused the release: nothing was spent, drawn or written. */
+    public static final int BUDGET = 4;
+
+    private ExitCodes() {
+    }
+}

@@ -1,0 +1,75 @@
+package org.privadapt.cli;
+
+import java.io.PrintWriter;
+import org.privadapt.cli.commands.BenchCommand;
+import org.privadapt.cli.commands.DatasetsCommand;
+import org.privadapt.cli.commands.DemoCommand;
+import org.privadapt.cli.commands.PrivacyCommand;
+import org.privadapt.cli.commands.RunCommand;
+import org.privadapt.data.DataException;
+import org.privadapt.privacy.BudgetExceededException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * Entry point of the {@code privadapt} command. Errors the user can fix end the process with one line on
+ * standard error and a distinct exit code ({@link ExitCodes}); only internal errors print a stack trace.
+ */
+@Command(name = "privadapt", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = "Differentially private domain adaptation between two parties.",
+        subcommands = {DemoCommand.class, RunCommand.class, DatasetsCommand.class, PrivacyCommand.class,
+            BenchCommand.class, CommandLine.HelpCommand.class},
+        footer = {"", "Exit codes: 0 ok, 1 internal error, 2 usage error, 3 data error, 4 privacy budget refused."})
+public final class Main implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs the command line with the given streams and returns the exit code (used by tests). */
+    public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            Throwable e = ex;
+            PrintWriter w = commandLine.getErr();
+            if (e instanceof DataException) {
+                w.println("privadapt: data error: " + e.getMessage());
+                return ExitCodes.DATA;
+            }
+            if (e instanceof BudgetExceededException) {
+                w.println("privadapt: privacy budget refused: " + e.getMessage());
+                return ExitCodes.BUDGET;
+            }
+            if (e instanceof UsageException || e instanceof CommandLine.ParameterException) {
+                w.println("privadapt: " + e.getMessage());
+                return ExitCodes.USAGE;
+            }
+            w.println("privadapt: internal error: " + e);
+            e.printStackTrace(w);
+            return ExitCodes.INTERNAL;
+        });
+        cl.setParameterExceptionHandler((ex, a) -> {
+            CommandLine c = ex.getCommandLine();
+            c.getErr().println("privadapt: " + ex.getMessage());
+            if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, c.getErr())) {
+                c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for usage.");
+            }
+            return ExitCodes.USAGE;
+        });
+        int code = cl.execute(args);
+        out.flush();
+        err.flush();
+        return code;
+    }
+}

@@ -1,0 +1,127 @@
+package org.privadapt.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.privadapt.cli.report.Report;
+import org.privadapt.data.ClassLabels;
+import org.privadapt.data.DataException;
+import org.privadapt.data.Dataset;
+import org.privadapt.data.preprocess.Preprocessing;
+import org.privadapt.methods.core.AdaptationMethod;
+import org.privadapt.methods.core.AdaptationOutcome;
+import org.privadapt.methods.core.AdaptationTask;
+import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.core.Methods;
+import org.privadapt.privacy.PrivacyCost;
+
+/** Shared pieces of {@code run}, {@code bench} and {@code demo}: argument parsing, repetition, summaries. */
+public final class Runs {
+    private Runs() {
+    }
+
+    public static AdaptationMethod method(String name) {
+        try {
+            return Methods.get(name);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage(), e);
+        }
+    }
+
+    public static Preprocessing preprocessing(String spec) {
+        try {
+            return Preprocessing.parse(spec);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--preprocess: " + e.getMessage(), e);
+        }
+    }
+
+    /** Runs {@code method} {@code runs} times with seeds seed, seed+1, ... and summarises. */
+    public static Report.TaskResult repeat(AdaptationMethod method, AdaptationTask task, MethodConfig config, int runs,
+                                           Map<String, String> sweep, String sourceName, String targetName, Progress progress)
+            throws DataException {
+        List<Double> acc = new ArrayList<>();
+        Map<String, PrivacyCost> privacy = null;
+        for (int r = 0; r < runs; r++) {
+            AdaptationOutcome o;
+            try {
+                o = method.run(task, config.withSeed(config.seed() + r));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(method.name() + ": " + e.getMessage(), e);
+            }
+            acc.add(o.accuracy());
+            if (privacy == null) {
+                privacy = o.privacy();
+            }
+            if (progress != null) {
+                progress.step();
+            }
+        }
+        Map<String, Report.PartySpend> spend = new LinkedHashMap<>();
+        for (String party : List.of("source", "target")) {
+            spend.put(party, Report.PartySpend.of(privacy.getOrDefault(party, PrivacyCost.NONE)));
+        }
+        return new Report.TaskResult(task.name(), sourceName, targetName, method.name(),
+                sweep == null || sweep.isEmpty() ? null : sweep, runs, mean(acc), std(acc), acc, spend);
+    }
+
+    public static double mean(List<Double> v) {
+        double s = 0;
+        for (double x : v) {
+            s += x;
+        }
+        return v.isEmpty() ? Double.NaN : s / v.size();
+    }
+
+    /** Sample standard deviation (n - 1); 0 for a single run. */
+    public static double std(List<Double> v) {
+        if (v.size() < 2) {
+            return 0.0;
+        }
+        double m = mean(v);
+        double s = 0;
+        for (double x : v) {
+            s += (x - m) * (x - m);
+        }
+        return Math.sqrt(s / (v.size() - 1));
+    }
+
+    public static String shortName(String spec) {
+        if (spec.contains("/") && !spec.startsWith("/") && !spec.startsWith(".")) {
+            Path p = Path.of(spec);
+            if (p.getNameCount() == 2 && !p.toFile().exists()) {
+                return spec; // a benchmark reference
+            }
+        }
+        Path f = Path.of(spec).getFileName();
+        return f == null ? spec : f.toString();
+    }
+
+    public static String labelSummary(Dataset d) {
+        return d.labels().map(l -> l instanceof ClassLabels c ? c.numClasses() + " classes" : "real-valued targets")
+                .orElse("unlabelled");
+    }
+
+    public static String percent(Report.TaskResult r) {
+        return r.runs() > 1 ? String.format(Locale.ROOT, "%.1f %% +- %.1f", 100 * r.accuracyMean(), 100 * r.accuracyStd())
+                : String.format(Locale.ROOT, "%.1f %%", 100 * r.accuracyMean());
+    }
+
+    public static String privacySummary(Report.TaskResult r) {
+        StringBuilder sb = new StringBuilder();
+        r.privacy().forEach((party, s) -> {
+            sb.append(sb.length() == 0 ? "" : "; ").append(party).append(' ');
+            if (!s.isPrivate()) {
+                sb.append("not private (its data is read without protection)");
+            } else if (((Number) s.epsilon()).doubleValue() == 0) {
+                sb.append("nothing read");
+            } else {
+                sb.append(String.format(Locale.ROOT, "(eps=%.3g, delta=%.2g)", ((Number) s.epsilon()).doubleValue(), s.delta()));
+            }
+        });
+        return sb.toString();
+    }
+}

@@ -1,0 +1,219 @@
+package org.privadapt.cli.commands;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.privadapt.cli.DataSpecs;
+import org.privadapt.cli.ExitCodes;
+import org.privadapt.cli.OutputOptions;
+import org.privadapt.cli.Progress;
+import org.privadapt.cli.Runs;
+import org.privadapt.cli.UsageException;
+import org.privadapt.cli.Version;
+import org.privadapt.cli.report.Json;
+import org.privadapt.cli.report.Markdown;
+import org.privadapt.cli.report.Plots;
+import org.privadapt.cli.report.Report;
+import org.privadapt.data.DataException;
+import org.privadapt.data.Dataset;
+import org.privadapt.data.preprocess.Preprocessing;
+import org.privadapt.data.registry.BenchmarkRegistry;
+import org.privadapt.data.registry.Suite;
+import org.privadapt.math.LinAlg;
+import org.privadapt.methods.core.AdaptationMethod;
+import org.privadapt.methods.core.AdaptationTask;
+import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.core.TaskPreparation;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code privadapt bench SUITE}: methods x tasks x repetitions (x a parameter sweep) on a benchmark suite, with a
+ * results table, JSON, Markdown and, for sweeps, a PNG plot. {@code privadapt bench linalg}: the linear-algebra
+ * backends side by side.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Benchmark methods on a suite of ../shared/data (all its tasks by default), or the "
+            + "linear-algebra backends ('bench linalg').",
+            "Example: privadapt bench office-caltech10 --methods source-only,coral --runs 1 --markdown results.md"})
+public final class BenchCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "SUITE", description = "A suite name (see 'privadapt datasets') or 'linalg'.")
+    String suiteName;
+
+    @Option(names = "--methods", split = ",", paramLabel = "NAME", defaultValue = "source-only,coral",
+            description = "Methods to compare (default: ${DEFAULT-VALUE}).")
+    List<String> methods;
+
+    @Option(names = "--tasks", split = ",", paramLabel = "S->T",
+            description = "Tasks as source->target with domain names or short names, e.g. A->W,C->D (default: all ordered pairs).")
+    List<String> tasks;
+
+    @Option(names = "--runs", defaultValue = "1", description = "Repetitions per task and method (default: ${DEFAULT-VALUE}).")
+    int runs;
+
+    @Option(names = "--preprocess", paramLabel = "STEPS",
+            description = "Preprocessing steps, each fitted on its own party's data (default: the suite's, see README).")
+    String preprocess;
+
+    @Option(names = "--param", paramLabel = "NAME=VALUE", description = "Method parameter for every method (repeatable).")
+    Map<String, String> params = new LinkedHashMap<>();
+
+    @Option(names = "--sweep", paramLabel = "NAME=V1,V2,...", description = "Sweep one method parameter over values (plotted with --plot).")
+    String sweep;
+
+    @Option(names = "--classifier", defaultValue = "lr", description = "Downstream classifier (default: ${DEFAULT-VALUE}).")
+    String classifier;
+
+    @Option(names = "--l2", defaultValue = "1e-3", description = "L2 penalty of the classifier (default: ${DEFAULT-VALUE}).")
+    double l2;
+
+    @Option(names = "--plot", paramLabel = "FILE.png", description = "Write a PNG plot of the sweep (needs --sweep).")
+    Path plot;
+
+    @Option(names = "--quick", description = "linalg only: small sizes, one repetition (a smoke test, not a measurement).")
+    boolean quick;
+
+    @Option(names = "--backends", split = ",", paramLabel = "NAME",
+            description = "linalg only: backends to compare (default: native if present, netlib-java, ejml).")
+    List<String> backends;
+
+    @Mixin
+    DataSpecs data;
+
+    @Mixin
+    OutputOptions output;
+
+    /** Default preprocessing per suite: the protocol of the papers that use it. */
+    static String defaultPreprocessing(String suite) {
+        return switch (suite) {
+            case "office-caltech10" -> "l1,zscore";
+            case "amazon-reviews", "iu-chest-xray" -> "none";
+            default -> "zscore";
+        };
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if ("linalg".equals(suiteName)) {
+            return new LinalgBench(quick, backends, spec.commandLine().getOut(), output).run();
+        }
+        if (runs < 1) {
+            throw new UsageException("--runs must be at least 1, got " + runs);
+        }
+        if (plot != null && sweep == null) {
+            throw new UsageException("--plot needs --sweep (it plots accuracy against the swept parameter)");
+        }
+        BenchmarkRegistry reg = data.registry();
+        Suite suite = reg.suite(suiteName);
+        List<AdaptationMethod> ms = new ArrayList<>();
+        for (String m : methods) {
+            ms.add(Runs.method(m.trim()));
+        }
+        Preprocessing pre = Runs.preprocessing(preprocess != null ? preprocess : defaultPreprocessing(suite.name()));
+        List<String[]> pairs = resolveTasks(suite);
+        String sweepName = null;
+        List<String> sweepValues = List.of("");
+        if (sweep != null) {
+            int eq = sweep.indexOf('=');
+            if (eq <= 0 || eq == sweep.length() - 1) {
+                throw new UsageException("--sweep must look like NAME=V1,V2,..., got '" + sweep + "'");
+            }
+            sweepName = sweep.substring(0, eq);
+            sweepValues = List.of(sweep.substring(eq + 1).split(","));
+        }
+        List<Report.TaskResult> results = new ArrayList<>();
+        Map<String, Report.DatasetInfo> datasets = new LinkedHashMap<>();
+        long total = (long) pairs.size() * ms.size() * runs * sweepValues.size();
+        try (Progress progress = Progress.start(suite.name(), total, !output.json)) {
+            for (String[] pair : pairs) {
+                Dataset src = reg.load(suite.name(), pair[0], suite.trainSplit());
+                Dataset tgt = reg.load(suite.name(), pair[1], suite.adaptSplit());
+                Dataset eval = reg.load(suite.name(), pair[1], suite.evalSplit());
+                String taskName = shortOf(suite, pair[0]) + "->" + shortOf(suite, pair[1]);
+                AdaptationTask task = TaskPreparation.prepare(taskName, src, tgt, eval, pre);
+                datasets.putIfAbsent(src.domain(), Report.DatasetInfo.of("source", src));
+                datasets.putIfAbsent(tgt.domain(), Report.DatasetInfo.of("target", tgt));
+                datasets.putIfAbsent(eval.domain(), Report.DatasetInfo.of("target-eval", eval));
+                for (String value : sweepValues) {
+                    Map<String, String> p = new LinkedHashMap<>(params);
+                    Map<String, String> sw = null;
+                    if (sweepName != null) {
+                        p.put(sweepName, value.trim());
+                        sw = Map.of(sweepName, value.trim());
+                    }
+                    MethodConfig config = new MethodConfig(classifier, l2, 1L, p);
+                    for (AdaptationMethod m : ms) {
+                        progress.message(taskName + " " + m.name());
+                        results.add(Runs.repeat(m, task, config, runs, sw, pair[0], pair[1], progress));
+                    }
+                }
+            }
+        }
+        Map<String, Object> cfg = new LinkedHashMap<>();
+        cfg.put("suite", suite.name());
+        cfg.put("methods", methods);
+        cfg.put("tasks", pairs.stream().map(t -> t[0] + "->" + t[1]).toList());
+        cfg.put("runs", runs);
+        cfg.put("preprocess", pre.spec());
+        cfg.put("classifier", classifier);
+        cfg.put("l2", l2);
+        cfg.put("params", params);
+        if (sweep != null) {
+            cfg.put("sweep", sweep);
+        }
+        Report report = new Report("privadapt", Version.get(), "bench", Instant.now().toString(),
+                Report.Environment.current(LinAlg.backend().description()), cfg, new ArrayList<>(datasets.values()), results, List.of());
+        String title = suite.name() + ": target accuracy (%)" + (runs > 1 ? ", mean ± std over " + runs + " runs" : "");
+        String md = Markdown.resultsTable(title, results);
+        byte[] png = plot != null ? Plots.sweepPng(suite.name() + " (mean over tasks)", sweepName, results) : null;
+        output.write(report, md, plot, png);
+        PrintWriter out = spec.commandLine().getOut();
+        if (output.json) {
+            out.println(Json.write(report));
+        } else {
+            out.print(md);
+            out.printf(Locale.ROOT, "%npreprocessing: %s (each party fitted on its own data); classifier %s (l2=%s)%n",
+                    pre.spec(), classifier, l2);
+        }
+        return ExitCodes.OK;
+    }
+
+    private List<String[]> resolveTasks(Suite suite) throws DataException {
+        if (tasks == null || tasks.isEmpty()) {
+            return suite.allPairs();
+        }
+        List<String[]> out = new ArrayList<>();
+        for (String t : tasks) {
+            String[] p = t.split("->");
+            if (p.length != 2) {
+                throw new UsageException("--tasks entries must look like SOURCE->TARGET, got '" + t + "'");
+            }
+            String s = suite.domain(p[0].trim()).map(Suite.Domain::name).orElse(null);
+            String g = suite.domain(p[1].trim()).map(Suite.Domain::name).orElse(null);
+            if (s == null || g == null) {
+                throw new UsageException("--tasks: unknown domain in '" + t + "'; domains of " + suite.name() + ": "
+                        + suite.domains().stream().map(d -> d.name() + " (" + d.shortName() + ")").toList());
+            }
+            out.add(new String[] {s, g});
+        }
+        return out;
+    }
+
+    private static String shortOf(Suite s, String domain) {
+        return s.domain(domain).map(Suite.Domain::shortName).orElse(domain);
+    }
+}

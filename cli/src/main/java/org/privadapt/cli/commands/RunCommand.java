@@ -1,0 +1,141 @@
+package org.privadapt.cli.commands;
+
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.privadapt.cli.DataSpecs;
+import org.privadapt.cli.ExitCodes;
+import org.privadapt.cli.OutputOptions;
+import org.privadapt.cli.Runs;
+import org.privadapt.cli.UsageException;
+import org.privadapt.cli.Version;
+import org.privadapt.cli.report.Json;
+import org.privadapt.cli.report.Markdown;
+import org.privadapt.cli.report.Report;
+import org.privadapt.data.Dataset;
+import org.privadapt.data.preprocess.Preprocessing;
+import org.privadapt.math.LinAlg;
+import org.privadapt.methods.core.AdaptationMethod;
+import org.privadapt.methods.core.AdaptationTask;
+import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.core.Methods;
+import org.privadapt.methods.core.TaskPreparation;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code privadapt run}: one method on one source/target pair, in one process. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = {"Run one adaptation method on a source and a target domain in one process.",
+            "SOURCE and TARGET are files (.mat, .svmlight, .csv, .tsv, whitespace text) or benchmark references "
+                + "suite/domain[:split], e.g. office-caltech10/amazon."})
+public final class RunCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--method", required = true, paramLabel = "NAME", description = "Adaptation method: ${COMPLETION-CANDIDATES}.",
+            completionCandidates = MethodNames.class)
+    String method;
+
+    @Option(names = "--source", required = true, paramLabel = "SOURCE", description = "Labelled source data.")
+    String source;
+
+    @Option(names = "--target", required = true, paramLabel = "TARGET",
+            description = "Target data used for adaptation (its labels, if any, are not read by the method).")
+    String target;
+
+    @Option(names = "--target-eval", paramLabel = "FILE",
+            description = "Labelled target rows to measure accuracy on (default: TARGET itself, or the suite's test split).")
+    String targetEval;
+
+    @Option(names = "--preprocess", paramLabel = "STEPS", defaultValue = "l1,zscore",
+            description = "Preprocessing steps, each fitted on its own party's data: l1, center, zscore, minmax, "
+                    + "minmax=LO:HI, clip=BOUND, none (default: ${DEFAULT-VALUE}).")
+    String preprocess;
+
+    @Option(names = "--param", paramLabel = "NAME=VALUE", description = "Method parameter, e.g. lambda=1 for coral (repeatable).")
+    Map<String, String> params = new LinkedHashMap<>();
+
+    @Option(names = "--classifier", defaultValue = "lr", description = "Downstream classifier (default: ${DEFAULT-VALUE}).")
+    String classifier;
+
+    @Option(names = "--l2", defaultValue = "1e-3", description = "L2 penalty of the classifier (default: ${DEFAULT-VALUE}).")
+    double l2;
+
+    @Option(names = "--runs", defaultValue = "1", description = "Repetitions (default: ${DEFAULT-VALUE}).")
+    int runs;
+
+    @Mixin
+    DataSpecs data;
+
+    @Mixin
+    OutputOptions output;
+
+    @Override
+    public Integer call() throws Exception {
+        if (runs < 1) {
+            throw new UsageException("--runs must be at least 1, got " + runs);
+        }
+        AdaptationMethod m = Runs.method(method);
+        Preprocessing pre = Runs.preprocessing(preprocess);
+        Dataset src = data.load(source, DataSpecs.Role.SOURCE);
+        Dataset tgt = data.load(target, DataSpecs.Role.TARGET);
+        Dataset eval = targetEval != null ? data.load(targetEval, DataSpecs.Role.EVALUATION)
+                : (data.registry().isRef(target) && target.indexOf(':') < 0 ? data.load(target, DataSpecs.Role.EVALUATION) : tgt);
+        String taskName = Runs.shortName(source) + " -> " + Runs.shortName(target);
+        AdaptationTask task = TaskPreparation.prepare(taskName, src, tgt, eval, pre);
+        MethodConfig config = new MethodConfig(classifier, l2, 1L, params);
+        Report.TaskResult result = Runs.repeat(m, task, config, runs, null, source, target, null);
+
+        List<Report.DatasetInfo> datasets = new ArrayList<>();
+        datasets.add(Report.DatasetInfo.of("source", task.source()));
+        datasets.add(Report.DatasetInfo.of("target", task.target()));
+        if (eval != tgt) {
+            datasets.add(Report.DatasetInfo.of("target-eval", task.evaluation()));
+        }
+        Map<String, Object> cfg = new LinkedHashMap<>();
+        cfg.put("method", m.name());
+        cfg.put("preprocess", pre.spec());
+        cfg.put("classifier", classifier);
+        cfg.put("l2", l2);
+        cfg.put("params", params);
+        cfg.put("runs", runs);
+        Report report = new Report("privadapt", Version.get(), "run", Instant.now().toString(),
+                Report.Environment.current(LinAlg.backend().description()), cfg, datasets, List.of(result), List.of());
+        String md = Markdown.resultsTable("privadapt run: " + m.name(), List.of(result));
+        output.write(report, md, null, null);
+
+        PrintWriter out = spec.commandLine().getOut();
+        if (output.json) {
+            out.println(Json.write(report));
+        } else {
+            out.printf(Locale.ROOT, "task:          %s (%s)%n", taskName, m.name());
+            out.printf(Locale.ROOT, "source:        %s, %d x %d, %s%n", src.firstFile(), src.size(), src.dimension(), Runs.labelSummary(src));
+            out.printf(Locale.ROOT, "target:        %s, %d x %d%n", tgt.firstFile(), tgt.size(), tgt.dimension());
+            if (eval != tgt) {
+                out.printf(Locale.ROOT, "target eval:   %s, %d rows%n", eval.firstFile(), eval.size());
+            }
+            out.printf(Locale.ROOT, "preprocessing: %s (each party fitted on its own data)%n", pre.spec());
+            out.printf(Locale.ROOT, "accuracy:      %s on the target%s%n", Runs.percent(result),
+                    runs > 1 ? " (" + runs + " runs)" : "");
+            out.printf(Locale.ROOT, "privacy:       %s%n", Runs.privacySummary(result));
+        }
+        return ExitCodes.OK;
+    }
+
+    /** Method names for help text. */
+    static final class MethodNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return Methods.all().stream().map(AdaptationMethod::name).iterator();
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package org.privadapt.cli.report;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.imageio.ImageIO;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/** PNG plots of sweeps: accuracy (percent) against the swept parameter, one line per method, averaged over tasks. */
+public final class Plots {
+    private Plots() {
+    }
+
+    /**
+     * @param param   the swept parameter (x axis)
+     * @param results sweep results; each must carry {@code param} in its sweep map with a numeric value
+     */
+    public static byte[] sweepPng(String title, String param, List<Report.TaskResult> results) throws IOException {
+        Map<String, Map<Double, List<Double>>> series = new LinkedHashMap<>();
+        for (Report.TaskResult r : results) {
+            String x = r.sweep() == null ? null : r.sweep().get(param);
+            if (x == null) {
+                continue;
+            }
+            series.computeIfAbsent(r.method(), k -> new java.util.TreeMap<>())
+                    .computeIfAbsent(Double.parseDouble(x), k -> new ArrayList<>()).add(100 * r.accuracyMean());
+        }
+        XYChart chart = new XYChartBuilder().width(800).height(500).title(title).xAxisTitle(param)
+                .yAxisTitle("target accuracy (%)").build();
+        chart.getStyler().setMarkerSize(7);
+        for (Map.Entry<String, Map<Double, List<Double>>> e : series.entrySet()) {
+            List<Double> xs = new ArrayList<>();
+            List<Double> ys = new ArrayList<>();
+            for (Map.Entry<Double, List<Double>> p : e.getValue().entrySet()) {
+                xs.add(p.getKey());
+                ys.add(p.getValue().stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN));
+            }
+            chart.addSeries(e.getKey(), xs, ys).setMarker(SeriesMarkers.CIRCLE);
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ImageIO.write(BitmapEncoder.getBufferedImage(chart), "png", out);
+        return out.toByteArray();
+    }
+}

@@ -1,0 +1,60 @@
+package org.privadapt.cli.report;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.util.List;
+import java.util.Map;
+import org.privadapt.data.Dataset;
+import org.privadapt.data.Provenance;
+import org.privadapt.privacy.PrivacyCost;
+
+/**
+ * The JSON result of a {@code run} or {@code bench}: tool and environment, the configuration, every dataset read
+ * (with file hashes and preprocessing), and per task and method the accuracy over the runs and what each party
+ * spent. Field names are part of the CLI's interface (scripts read them).
+ */
+@JsonPropertyOrder({"tool", "version", "command", "created", "environment", "config", "datasets", "results", "warnings"})
+public record Report(String tool, String version, String command, String created, Environment environment,
+                     Map<String, Object> config, List<DatasetInfo> datasets, List<TaskResult> results,
+                     List<String> warnings) {
+
+    /** Where it ran. */
+    public record Environment(String java, String os, String linalg, int cores) {
+        public static Environment current(String linalg) {
+            return new Environment(System.getProperty("java.version"), System.getProperty("os.name") + " "
+                    + System.getProperty("os.arch"), linalg, Runtime.getRuntime().availableProcessors());
+        }
+    }
+
+    /** One dataset as read, with its files and what was done to it. */
+    public record DatasetInfo(String role, String domain, int rows, int cols, String labels,
+                              List<Provenance.SourceFile> files, List<String> steps) {
+        public static DatasetInfo of(String role, Dataset d) {
+            String labels = d.labels().map(l -> l instanceof org.privadapt.data.ClassLabels c
+                    ? c.numClasses() + " classes" : "real-valued").orElse("none");
+            return new DatasetInfo(role, d.domain(), d.size(), d.dimension(), labels, d.provenance().files(),
+                    d.provenance().steps());
+        }
+    }
+
+    /**
+     * Accuracy of one method on one task over {@code runs} repetitions, and the privacy each party spent in
+     * one run. {@code sweep} holds the swept parameter's value when the result is part of a sweep.
+     */
+    @JsonPropertyOrder({"task", "source", "target", "method", "sweep", "runs", "accuracy_mean", "accuracy_std", "accuracies", "privacy"})
+    public record TaskResult(String task, String source, String target, String method, Map<String, String> sweep, int runs,
+                             @com.fasterxml.jackson.annotation.JsonProperty("accuracy_mean") double accuracyMean,
+                             @com.fasterxml.jackson.annotation.JsonProperty("accuracy_std") double accuracyStd,
+                             List<Double> accuracies, Map<String, PartySpend> privacy) {
+    }
+
+    /** One party's spend: epsilon and delta, or {@code "private": false} when its data was read without DP. */
+    @JsonPropertyOrder({"private", "epsilon", "delta"})
+    public record PartySpend(@com.fasterxml.jackson.annotation.JsonProperty("private") boolean isPrivate, Object epsilon, Double delta) {
+        public static PartySpend of(PrivacyCost c) {
+            if (!c.isPrivate()) {
+                return new PartySpend(false, "inf", null);
+            }
+            return new PartySpend(true, c.epsilon(), c.delta());
+        }
+    }
+}

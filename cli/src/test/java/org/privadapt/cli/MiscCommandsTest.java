@@ -1,0 +1,56 @@
+package org.privadapt.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.privadapt.cli.report.Json;
+
+class MiscCommandsTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void datasetsReportsMissingFilesUnderAnEmptyRoot() throws Exception {
+        CliHarness.Result r = CliHarness.run("datasets", "--data-root", dir.toString());
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("office-caltech10  [MISSING]").contains("missing: " + dir);
+        CliHarness.Result j = CliHarness.run("datasets", "--data-root", dir.toString(), "--json", "--no-load");
+        JsonNode s = Json.MAPPER.readTree(j.out()).get("suites").get(1);
+        assertThat(s.get("name").asText()).isEqualTo("amazon-reviews");
+        assertThat(s.get("present").asBoolean()).isFalse();
+        assertThat(s.get("domains").get(1).get("expectedRows").asInt()).isEqualTo(4465);
+    }
+
+    @Test
+    void benchOnAMissingSuiteIsADataError() {
+        CliHarness.Result r = CliHarness.run("bench", "office-caltech10", "--data-root", dir.toString());
+        assertThat(r.code()).isEqualTo(ExitCodes.DATA);
+        assertThat(r.err()).contains("amazon_SURF_L10.mat: no such file");
+        CliHarness.Result u = CliHarness.run("bench", "mnist");
+        assertThat(u.code()).isEqualTo(ExitCodes.DATA);
+        assertThat(u.err()).contains("unknown suite 'mnist'");
+        assertThat(CliHarness.run("bench", "office-caltech10", "--plot", "x.png").code()).isEqualTo(ExitCodes.USAGE);
+    }
+
+    @Test
+    void linalgBenchSmokeTestComparesBackends() throws Exception {
+        CliHarness.Result r = CliHarness.run("bench", "linalg", "--quick", "--backends", "netlib-java,ejml", "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode cells = Json.MAPPER.readTree(r.out()).get("cells");
+        assertThat(cells).hasSize(2 * 10);
+        assertThat(cells.get(0).get("operation").asText()).contains("gemm");
+        assertThat(cells.get(0).get("gflops").asDouble()).isPositive();
+    }
+
+    @Test
+    void helpAndVersion() {
+        CliHarness.Result h = CliHarness.run("--help");
+        assertThat(h.code()).isZero();
+        assertThat(h.out()).contains("demo").contains("run").contains("datasets").contains("privacy").contains("bench")
+                .contains("Exit codes");
+        assertThat(CliHarness.run("--version").out()).startsWith("privadapt ");
+    }
+}

@@ -1,0 +1,97 @@
+package org.privadapt.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.privadapt.cli.report.Json;
+import org.privadapt.data.registry.DataRoot;
+
+/** The CLI on ../shared/data; each test is skipped, with a message, when the data is absent. */
+class RealDataCliTest {
+    @TempDir
+    Path dir;
+
+    static Path root() {
+        return DataRoot.resolve(null);
+    }
+
+    static void requireFile(String rel) {
+        assumeThat(Files.isRegularFile(root().resolve(rel))).as("%s is absent under %s: real-data test skipped", rel, root()).isTrue();
+    }
+
+    @Test
+    void coralRunsOnEveryOfficeCaltechPairByPath() {
+        String[] files = {"amazon_SURF_L10.mat", "Caltech10_SURF_L10.mat", "dslr_SURF_L10.mat", "webcam_SURF_L10.mat"};
+        for (String f : files) {
+            requireFile("office-caltech10/surf/" + f);
+        }
+        for (String s : files) {
+            for (String t : files) {
+                if (s.equals(t)) {
+                    continue;
+                }
+                CliHarness.Result r = CliHarness.run("run", "--method", "coral", "--source",
+                        root().resolve("office-caltech10/surf/" + s).toString(), "--target",
+                        root().resolve("office-caltech10/surf/" + t).toString());
+                assertThat(r.code()).as(s + " -> " + t + ": " + r.err()).isZero();
+                assertThat(r.out()).contains("accuracy:");
+            }
+        }
+    }
+
+    @Test
+    void datasetsListsEverySuiteWithManifestShapes() throws Exception {
+        assumeThat(Files.isDirectory(root())).as("%s is absent: real-data test skipped", root()).isTrue();
+        CliHarness.Result r = CliHarness.run("datasets", "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode suites = Json.MAPPER.readTree(r.out()).get("suites");
+        assertThat(suites).hasSize(8);
+        for (JsonNode s : suites) {
+            if (!s.get("present").asBoolean()) {
+                continue;
+            }
+            for (JsonNode d : s.get("domains")) {
+                assertThat(d.get("status").asText()).as(s.get("name") + "/" + d.get("domain")).isEqualTo("ok");
+            }
+        }
+        JsonNode oc = suites.get(0);
+        assertThat(oc.get("name").asText()).isEqualTo("office-caltech10");
+        assertThat(oc.get("domains").get(1).get("rows").asInt()).isEqualTo(1123);
+        assertThat(oc.get("domains").get(1).get("cols").asInt()).isEqualTo(800);
+    }
+
+    @Test
+    void benchWritesTableJsonAndSweepPlot() throws Exception {
+        requireFile("office-caltech10/surf/webcam_SURF_L10.mat");
+        Path json = dir.resolve("bench.json");
+        Path md = dir.resolve("bench.md");
+        Path png = dir.resolve("sweep.png");
+        CliHarness.Result r = CliHarness.run("bench", "office-caltech10", "--tasks", "D->W,W->D", "--methods", "coral",
+                "--sweep", "lambda=0.1,1", "--out", json.toString(), "--markdown", md.toString(), "--plot", png.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("| D->W |").contains("coral (lambda=0.1)");
+        JsonNode results = Json.MAPPER.readTree(json.toFile()).get("results");
+        assertThat(results).hasSize(4);
+        assertThat(results.get(0).get("sweep").get("lambda").asText()).isEqualTo("0.1");
+        byte[] head = java.util.Arrays.copyOf(Files.readAllBytes(png), 8);
+        assertThat(head).containsExactly(0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n');
+        assertThat(Files.readString(md)).contains("**average**");
+    }
+
+    @Test
+    void amazonReferenceUsesTheSuiteProtocol() throws Exception {
+        requireFile("amazon-reviews/svmlight-5000/kitchen_test.svmlight");
+        CliHarness.Result r = CliHarness.run("run", "--method", "source-only", "--source", "amazon-reviews/books",
+                "--target", "amazon-reviews/kitchen", "--preprocess", "none", "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode json = Json.MAPPER.readTree(r.out());
+        assertThat(json.get("datasets").get(2).get("domain").asText()).isEqualTo("amazon-reviews/kitchen:test");
+        assertThat(json.get("datasets").get(2).get("rows").asInt()).isEqualTo(5945);
+        assertThat(json.get("results").get(0).get("accuracy_mean").asDouble()).isGreaterThan(0.6);
+    }
+}

@@ -1,0 +1,171 @@
+package org.privadapt.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.privadapt.cli.report.Json;
+import org.privadapt.data.synthetic.SyntheticShift;
+import org.privadapt.math.DenseMatrix;
+import us.hebi.matlab.mat.format.Mat5;
+import us.hebi.matlab.mat.types.MatFile;
+import us.hebi.matlab.mat.types.Matrix;
+
+class RunCommandTest {
+    @TempDir
+    Path dir;
+
+    /** Writes features (optionally transposed, i.e. d x n) and labels under the given variable names. */
+    Path mat(String name, DenseMatrix x, int[] y, String xVar, String yVar, boolean transposed) throws Exception {
+        MatFile f = Mat5.newMatFile();
+        Matrix m = transposed ? Mat5.newMatrix(x.cols(), x.rows()) : Mat5.newMatrix(x.rows(), x.cols());
+        for (int i = 0; i < x.rows(); i++) {
+            for (int j = 0; j < x.cols(); j++) {
+                if (transposed) {
+                    m.setDouble(j, i, x.get(i, j));
+                } else {
+                    m.setDouble(i, j, x.get(i, j));
+                }
+            }
+        }
+        f.addArray(xVar, m);
+        if (y != null) {
+            Matrix l = Mat5.newMatrix(1, y.length);
+            for (int i = 0; i < y.length; i++) {
+                l.setDouble(0, i, y[i] + 1);
+            }
+            f.addArray(yVar, l);
+        }
+        Path p = dir.resolve(name);
+        Mat5.writeToFile(f, p.toFile());
+        return p;
+    }
+
+    Path[] syntheticPair() throws Exception {
+        var p = SyntheticShift.generate(SyntheticShift.Config.demo(), 11);
+        Path s = mat("src.mat", p.source().denseFeatures(), p.source().classLabels().codes(), "featuresOfSource", "classes", false);
+        Path t = mat("tgt.mat", p.target().denseFeatures(), p.target().classLabels().codes(), "Xt", "yt", true);
+        return new Path[] {s, t};
+    }
+
+    @Test
+    void runsCoralOnMatFilesWithUnusualVariableNamesAndWritesReports() throws Exception {
+        Path[] st = syntheticPair();
+        Path out = dir.resolve("reports/result.json");
+        Path md = dir.resolve("reports/result.md");
+        CliHarness.Result r = CliHarness.run("run", "--method", "coral", "--source", st[0].toString(), "--target",
+                st[1].toString(), "--preprocess", "center", "--out", out.toString(), "--markdown", md.toString(), "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode json = Json.MAPPER.readTree(r.out());
+        assertThat(json.get("command").asText()).isEqualTo("run");
+        JsonNode res = json.get("results").get(0);
+        assertThat(res.get("method").asText()).isEqualTo("coral");
+        assertThat(res.get("accuracy_mean").asDouble()).isGreaterThan(0.7);
+        assertThat(res.get("privacy").get("source").get("private").asBoolean()).isFalse();
+        JsonNode ds = json.get("datasets");
+        assertThat(ds.get(0).get("files").get(0).get("sha256").asText()).hasSize(64);
+        assertThat(ds.get(0).get("files").get(0).get("detail").asText()).contains("featuresOfSource");
+        assertThat(ds.get(1).get("files").get(0).get("detail").asText()).contains("transposed");
+        assertThat(Json.MAPPER.readTree(out.toFile()).get("results").get(0).get("accuracy_mean").asDouble())
+                .isEqualTo(res.get("accuracy_mean").asDouble());
+        assertThat(Files.readString(md)).contains("| task | coral |");
+        try (var files = Files.list(out.getParent())) {
+            assertThat(files.filter(f -> f.getFileName().toString().endsWith(".tmp"))).isEmpty();
+        }
+    }
+
+    @Test
+    void humanOutputAndExplicitVariableNames() throws Exception {
+        Path[] st = syntheticPair();
+        CliHarness.Result r = CliHarness.run("run", "--method", "source-only", "--source", st[0].toString(), "--target",
+                st[1].toString(), "--features-var", "featuresOfSource", "--labels-var", "classes", "--preprocess", "none");
+        // --features-var names the source's variable; the target has other names, so it must fail there
+        assertThat(r.code()).isEqualTo(ExitCodes.DATA);
+        assertThat(r.err()).contains("tgt.mat").contains("no variable 'featuresOfSource'");
+        CliHarness.Result ok = CliHarness.run("run", "--method", "source-only", "--source", st[0].toString(), "--target",
+                st[1].toString(), "--preprocess", "none");
+        assertThat(ok.code()).as(ok.err()).isZero();
+        assertThat(ok.out()).contains("accuracy:").contains("source-only").contains("target nothing read");
+    }
+
+    /** Runs a failing command with report outputs requested, and checks the one-line error and that nothing was written. */
+    void assertDataError(String expectedInMessage, String... args) {
+        Path out = dir.resolve("never.json");
+        Path md = dir.resolve("never.md");
+        String[] all = Arrays.copyOf(args, args.length + 4);
+        all[args.length] = "--out";
+        all[args.length + 1] = out.toString();
+        all[args.length + 2] = "--markdown";
+        all[args.length + 3] = md.toString();
+        CliHarness.Result r = CliHarness.run(all);
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.DATA);
+        assertThat(r.err().strip().lines().count()).as(r.err()).isEqualTo(1);
+        assertThat(r.err()).startsWith("privadapt: data error: ").contains(expectedInMessage);
+        assertThat(out).doesNotExist();
+        assertThat(md).doesNotExist();
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void badInputsGiveOneLineDataErrorsAndWriteNothing() throws Exception {
+        Path[] st = syntheticPair();
+        String src = st[0].toString();
+        // missing file
+        Path missing = dir.resolve("missing.mat");
+        assertDataError(missing + ": no such file", "run", "--method", "coral", "--source", src, "--target", missing.toString());
+        // truncated .mat
+        byte[] b = Files.readAllBytes(st[1]);
+        Path cut = dir.resolve("cut.mat");
+        Files.write(cut, Arrays.copyOf(b, b.length / 2));
+        assertDataError(cut + ":byte ", "run", "--method", "coral", "--source", src, "--target", cut.toString());
+        // CSV with a wrong number of fields
+        Path fields = dir.resolve("fields.csv");
+        Files.writeString(fields, "a,b,label\n1,2,x\n3,4,y,5\n");
+        assertDataError(fields + ":line 3: expected 3 fields", "run", "--method", "coral", "--source", fields.toString(), "--target", fields.toString());
+        // CSV with a non-number
+        Path word = dir.resolve("word.csv");
+        Files.writeString(word, "a,b,label\n1,2,x\n3,four,y\n");
+        assertDataError(word + ":line 3, field 2 ('b'): 'four' is not a number", "run", "--method", "coral", "--source", word.toString(),
+                "--target", word.toString());
+        // NaN and infinity
+        Path nan = dir.resolve("nan.csv");
+        Files.writeString(nan, "a,b,label\n1,2,x\n3,Infinity,y\n");
+        assertDataError(nan + ":line 3, field 2 ('b'): 'Infinity' is not a finite number", "run", "--method", "coral",
+                "--source", nan.toString(), "--target", nan.toString());
+        // different dimensions in source and target
+        Path narrow = dir.resolve("narrow.csv");
+        Files.writeString(narrow, "a,b,label\n1,2,x\n3,4,y\n");
+        assertDataError(narrow + ": domain 'narrow.csv' has 2 features but domain 'src.mat'", "run", "--method", "coral",
+                "--source", src, "--target", narrow.toString());
+        // an empty domain
+        Path empty = dir.resolve("empty.csv");
+        Files.writeString(empty, "a,b,label\n");
+        assertDataError(empty + ": domain 'empty.csv' has no examples", "run", "--method", "coral", "--source", narrow.toString(),
+                "--target", empty.toString());
+        // labels missing where required (an unlabelled source)
+        Path unlabelled = dir.resolve("unlabelled.csv");
+        Files.writeString(unlabelled, "a,b\n1,2\n3,4\n");
+        assertDataError(unlabelled + ": domain 'unlabelled.csv' has no labels", "run", "--method", "coral", "--source",
+                unlabelled.toString(), "--label-column", "none", "--target", unlabelled.toString());
+    }
+
+    @Test
+    void usageErrorsExitWithTwo() throws Exception {
+        Path[] st = syntheticPair();
+        CliHarness.Result unknown = CliHarness.run("run", "--method", "magic", "--source", st[0].toString(), "--target", st[1].toString());
+        assertThat(unknown.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(unknown.err()).contains("unknown method 'magic'").contains("coral");
+        CliHarness.Result pre = CliHarness.run("run", "--method", "coral", "--source", st[0].toString(), "--target",
+                st[1].toString(), "--preprocess", "whiten");
+        assertThat(pre.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(pre.err()).contains("'whiten'");
+        CliHarness.Result missingOpt = CliHarness.run("run", "--method", "coral");
+        assertThat(missingOpt.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(missingOpt.err()).contains("--source");
+        assertThat(CliHarness.run("frobnicate").code()).isEqualTo(ExitCodes.USAGE);
+    }
+}

@@ -1,0 +1,114 @@
+package org.privadapt.data.preprocess;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.privadapt.data.Dataset;
+
+/**
+ * A sequence of preprocessing steps, parsed from a spec such as {@code l1,zscore} or {@code minmax=0:1,clip=1}.
+ *
+ * <p>Where each step is fitted: {@link #fitAndApply} fits every step on the one dataset it is given, i.e. a
+ * party's own data; it never sees the other party's. Steps that are not row-local (zscore, minmax without
+ * bounds) make the transformed rows depend on all rows of that party; {@link #dataDependentSteps} lists them so
+ * that private methods can refuse them (a record-level sensitivity bound no longer holds after them) unless the
+ * statistics they need are released privately and paid for.
+ */
+public final class Preprocessing {
+    private final List<Preprocessor> steps;
+
+    public Preprocessing(List<Preprocessor> steps) {
+        this.steps = List.copyOf(steps);
+    }
+
+    public static Preprocessing none() {
+        return new Preprocessing(List.of());
+    }
+
+    /**
+     * Parses a comma-separated spec: {@code l1}, {@code center}, {@code zscore}, {@code minmax}, {@code minmax=LO:HI},
+     * {@code clip=BOUND}, or {@code none}.
+     *
+     * @throws IllegalArgumentException naming the step that cannot be parsed
+     */
+    public static Preprocessing parse(String spec) {
+        List<Preprocessor> out = new ArrayList<>();
+        if (spec == null || spec.isBlank() || spec.trim().equals("none")) {
+            return new Preprocessing(out);
+        }
+        for (String raw : spec.split(",")) {
+            String s = raw.trim();
+            String name = s.contains("=") ? s.substring(0, s.indexOf('=')) : s;
+            String arg = s.contains("=") ? s.substring(s.indexOf('=') + 1) : null;
+            try {
+                switch (name) {
+                    case "l1":
+                        out.add(new RowL1Normalize());
+                        break;
+                    case "zscore":
+                        out.add(new ZScore());
+                        break;
+                    case "center":
+                        out.add(new Center());
+                        break;
+                    case "minmax":
+                        if (arg == null) {
+                            out.add(new MinMax());
+                        } else {
+                            String[] p = arg.split(":");
+                            out.add(new MinMax(Double.parseDouble(p[0]), Double.parseDouble(p[1])));
+                        }
+                        break;
+                    case "clip":
+                        if (arg == null) {
+                            throw new IllegalArgumentException("clip needs a bound, e.g. clip=1");
+                        }
+                        out.add(new RowL2Clip(Double.parseDouble(arg)));
+                        break;
+                    default:
+                        throw new IllegalArgumentException("unknown step");
+                }
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("preprocessing step '" + s + "': " + e.getMessage()
+                        + " (steps: l1, center, zscore, minmax, minmax=LO:HI, clip=BOUND, none)", e);
+            }
+        }
+        return new Preprocessing(out);
+    }
+
+    public List<Preprocessor> steps() {
+        return steps;
+    }
+
+    /** Fits each step on {@code own} (as transformed by the steps before it) and applies it. */
+    public Dataset fitAndApply(Dataset own) {
+        Dataset d = own;
+        for (Preprocessor p : steps) {
+            d = p.fit(d).apply(d);
+        }
+        return d;
+    }
+
+    /** The specs of the steps that are fitted on the data (not row-local). */
+    public List<String> dataDependentSteps() {
+        return steps.stream().filter(p -> !p.rowLocal()).map(Preprocessor::spec).toList();
+    }
+
+    /** The L2 bound on every row after these steps, if the last bounding step guarantees one; NaN otherwise. */
+    public double rowNormBound() {
+        double bound = Double.NaN;
+        for (Preprocessor p : steps) {
+            if (p instanceof RowL2Clip c) {
+                bound = c.bound();
+            } else if (p instanceof RowL1Normalize) {
+                bound = 1.0; // ||x||_2 <= ||x||_1 = 1
+            } else {
+                bound = Double.NaN;
+            }
+        }
+        return bound;
+    }
+
+    public String spec() {
+        return steps.isEmpty() ? "none" : String.join(",", steps.stream().map(Preprocessor::spec).toList());
+    }
+}

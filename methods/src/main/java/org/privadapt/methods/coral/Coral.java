@@ -1,0 +1,39 @@
+package org.privadapt.methods.coral;
+
+import org.privadapt.math.DenseMatrix;
+import org.privadapt.math.FeatureMatrix;
+import org.privadapt.math.LinAlg;
+
+/**
+ * CORrelation ALignment (Sun, Feng, Saenko, "Return of Frustratingly Easy Domain Adaptation", AAAI 2016,
+ * Algorithm 1): with {@code C_s = cov(X_s) + lambda I} and {@code C_t = cov(X_t) + lambda I}, the source is
+ * whitened with its own covariance and re-coloured with the target's,
+ * {@code X_s' = X_s C_s^{-1/2} C_t^{1/2}}. Both square roots come from one symmetric eigendecomposition each
+ * (never a general matrix square root), so the map is exact for the regularised covariances; lambda = 1 is the
+ * paper's choice for standardised features.
+ */
+public final class Coral {
+    private Coral() {
+    }
+
+    /**
+     * The d x d map {@code C_s^{-1/2} C_t^{1/2}} from the two covariances (regularisation added here).
+     *
+     * @param sourceCov cov(X_s), symmetric d x d
+     * @param targetCov cov(X_t), symmetric d x d (need not be PSD beyond lambda: a noisy estimate is allowed as
+     *                  long as cov + lambda I is positive semi-definite)
+     */
+    public static DenseMatrix alignmentMap(DenseMatrix sourceCov, DenseMatrix targetCov, double lambda) {
+        if (sourceCov.rows() != targetCov.rows()) {
+            throw new IllegalArgumentException("covariances of different dimension: " + sourceCov.rows() + " vs " + targetCov.rows());
+        }
+        DenseMatrix whiten = LinAlg.spdPower(sourceCov.plusIdentity(lambda), -0.5);
+        DenseMatrix recolour = LinAlg.spdPower(targetCov.plusIdentity(lambda), 0.5);
+        return LinAlg.multiply(whiten, recolour);
+    }
+
+    /** Applies a map to source rows: {@code X_s A}. */
+    public static DenseMatrix apply(FeatureMatrix source, DenseMatrix map) {
+        return source.multiply(map);
+    }
+}

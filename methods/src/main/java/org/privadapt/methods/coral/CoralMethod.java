@@ -1,0 +1,48 @@
+package org.privadapt.methods.coral;
+
+import java.util.Map;
+import org.privadapt.data.DataException;
+import org.privadapt.math.DenseMatrix;
+import org.privadapt.math.LinAlg;
+import org.privadapt.methods.core.AdaptationMethod;
+import org.privadapt.methods.core.AdaptationOutcome;
+import org.privadapt.methods.core.AdaptationTask;
+import org.privadapt.methods.core.Classifiers;
+import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.core.NonPrivate;
+import org.privadapt.models.Classifier;
+
+/**
+ * Non-private CORAL end to end: covariances of the source and of the target sample, the alignment map
+ * {@link Coral#alignmentMap}, a classifier trained on the aligned source and applied to the target rows as they
+ * are. Parameter {@code lambda} (default 1) is the ridge added to both covariances.
+ */
+public final class CoralMethod implements AdaptationMethod {
+    @Override
+    public String name() {
+        return "coral";
+    }
+
+    @Override
+    public String description() {
+        return "CORAL (Sun, Feng, Saenko 2016): source whitened with its covariance, recoloured with the target's (non-private)";
+    }
+
+    @Override
+    public boolean isPrivate() {
+        return false;
+    }
+
+    @Override
+    public AdaptationOutcome run(AdaptationTask task, MethodConfig config) throws DataException {
+        task.source().requireSameDimension(task.target());
+        double lambda = config.param("lambda", 1.0);
+        DenseMatrix map = Coral.alignmentMap(LinAlg.covariance(task.source().features()),
+                LinAlg.covariance(task.target().features()), lambda);
+        DenseMatrix aligned = Coral.apply(task.source().features(), map);
+        Classifier model = Classifiers.train(config, aligned, task.source().classLabels());
+        int[] pred = new int[task.evaluation().size()];
+        double acc = Classifiers.accuracy(model, task.evaluation().features(), task.evaluation(), pred);
+        return new AdaptationOutcome(name(), acc, pred, model.classNames(), NonPrivate.both(), Map.of("lambda", lambda));
+    }
+}

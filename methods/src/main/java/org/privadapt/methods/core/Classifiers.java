@@ -1,0 +1,48 @@
+package org.privadapt.methods.core;
+
+import java.util.List;
+import org.privadapt.data.ClassLabels;
+import org.privadapt.data.DataException;
+import org.privadapt.data.Dataset;
+import org.privadapt.math.FeatureMatrix;
+import org.privadapt.models.Classifier;
+import org.privadapt.models.LogisticRegressionTrainer;
+import org.privadapt.models.Metrics;
+
+/** Trains the downstream classifier a {@link MethodConfig} names, and evaluates it on a labelled domain. */
+public final class Classifiers {
+    private Classifiers() {
+    }
+
+    public static final List<String> NON_PRIVATE = List.of("lr");
+
+    public static Classifier train(MethodConfig config, FeatureMatrix x, ClassLabels y) {
+        switch (config.classifier()) {
+            case "lr":
+                return new LogisticRegressionTrainer(config.l2(), 500).fit(x, y);
+            default:
+                throw new IllegalArgumentException("unknown classifier '" + config.classifier() + "' (available: " + NON_PRIVATE + ")");
+        }
+    }
+
+    /**
+     * The evaluation domain's labels coded against the classifier's classes.
+     *
+     * @throws DataException when the evaluation domain has no labels or a class the classifier does not know
+     */
+    public static ClassLabels truthFor(Classifier model, Dataset evaluation) throws DataException {
+        ClassLabels y = evaluation.classLabels();
+        try {
+            return y.recodeTo(model.classNames());
+        } catch (IllegalArgumentException e) {
+            throw new DataException(evaluation.firstFile(), null, "target " + e.getMessage() + " (the source's classes)");
+        }
+    }
+
+    public static double accuracy(Classifier model, FeatureMatrix x, Dataset evaluation, int[] predictionsOut) throws DataException {
+        ClassLabels truth = truthFor(model, evaluation);
+        int[] p = model.predict(x);
+        System.arraycopy(p, 0, predictionsOut, 0, p.length);
+        return Metrics.accuracy(p, truth);
+    }
+}

@@ -1,0 +1,39 @@
+package org.privadapt.methods.core;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.privadapt.methods.coral.CoralMethod;
+
+/** The methods {@code run} and {@code bench} know, by name. */
+public final class Methods {
+    private static final Map<String, AdaptationMethod> ALL = new LinkedHashMap<>();
+
+    static {
+        register(new SourceOnlyMethod());
+        register(new CoralMethod());
+    }
+
+    private Methods() {
+    }
+
+    private static void register(AdaptationMethod m) {
+        ALL.put(m.name(), m);
+    }
+
+    public static List<AdaptationMethod> all() {
+        return new ArrayList<>(ALL.values());
+    }
+
+    /**
+     * @throws IllegalArgumentException listing the known methods when {@code name} is not one
+     */
+    public static AdaptationMethod get(String name) {
+        AdaptationMethod m = ALL.get(name);
+        if (m == null) {
+            throw new IllegalArgumentException("unknown method '" + name + "'; known methods: " + String.join(", ", ALL.keySet()));
+        }
+        return m;
+    }
+}

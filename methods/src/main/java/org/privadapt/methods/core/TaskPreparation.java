@@ -1,0 +1,35 @@
+package org.privadapt.methods.core;
+
+import org.privadapt.data.DataException;
+import org.privadapt.data.Dataset;
+import org.privadapt.data.preprocess.Preprocessing;
+
+/**
+ * Builds an {@link AdaptationTask} from raw domains: checks shapes and values, then preprocesses each party
+ * with steps fitted on that party's own data only (the source on the source; the target on its adaptation
+ * sample, the same fitted transform then applied to its evaluation rows).
+ */
+public final class TaskPreparation {
+    private TaskPreparation() {
+    }
+
+    public static AdaptationTask prepare(String name, Dataset source, Dataset target, Dataset evaluation,
+                                         Preprocessing preprocessing) throws DataException {
+        source.requireNonEmpty().requireFinite();
+        target.requireNonEmpty().requireFinite();
+        evaluation.requireNonEmpty().requireFinite();
+        source.requireSameDimension(target);
+        source.requireSameDimension(evaluation);
+        source.classLabels();
+        evaluation.classLabels();
+        Dataset s = preprocessing.fitAndApply(source);
+        Dataset t = target;
+        Dataset e = evaluation;
+        for (var step : preprocessing.steps()) {
+            var fitted = step.fit(t);
+            e = fitted.apply(e);
+            t = fitted.apply(t);
+        }
+        return new AdaptationTask(name, s, t.withoutLabels(), e);
+    }
+}

@@ -1,0 +1,68 @@
+package org.privadapt.methods;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.privadapt.data.preprocess.Preprocessing;
+import org.privadapt.data.synthetic.SyntheticShift;
+import org.privadapt.math.DenseMatrix;
+import org.privadapt.math.LinAlg;
+import org.privadapt.methods.coral.Coral;
+import org.privadapt.methods.core.AdaptationTask;
+import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.core.Methods;
+import org.privadapt.methods.core.TaskPreparation;
+
+class CoralTest {
+    static DenseMatrix spd(long seed, int d) {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
+        DenseMatrix x = DenseMatrix.zeros(3 * d, d);
+        for (int k = 0; k < x.data().length; k++) {
+            x.data()[k] = r.nextDouble(-1, 1);
+        }
+        return LinAlg.covariance(x);
+    }
+
+    @Test
+    void alignedSourceCovarianceEqualsTargetCovariance() {
+        // A^T (C_s + lambda I) A = C_t + lambda I exactly, for A = (C_s + lambda I)^(-1/2) (C_t + lambda I)^(1/2)
+        DenseMatrix cs = spd(1, 7);
+        DenseMatrix ct = spd(2, 7).scale(4.0);
+        for (double lambda : new double[] {1.0, 0.01}) {
+            DenseMatrix a = Coral.alignmentMap(cs, ct, lambda);
+            DenseMatrix aligned = LinAlg.multiply(LinAlg.multiplyTransA(a, cs.plusIdentity(lambda)), a);
+            assertThat(aligned.minus(ct.plusIdentity(lambda)).maxAbs()).isLessThan(1e-10);
+        }
+    }
+
+    @Test
+    void identicalCovariancesGiveTheIdentityMap() {
+        DenseMatrix c = spd(3, 5);
+        assertThat(Coral.alignmentMap(c, c, 1.0).minus(DenseMatrix.identity(5)).maxAbs()).isLessThan(1e-12);
+    }
+
+    @Test
+    void coralBeatsSourceOnlyOnTheDemoProblemForEverySeed() throws Exception {
+        // the embedded default: a stretch along random axes that second-order statistics identify
+        double gainSum = 0;
+        for (long seed = 1; seed <= 5; seed++) {
+            var p = SyntheticShift.generate(SyntheticShift.Config.demo(), seed);
+            AdaptationTask t = TaskPreparation.prepare("syn", p.source(), p.target(), p.target(), Preprocessing.parse("center"));
+            double so = Methods.get("source-only").run(t, MethodConfig.defaults()).accuracy();
+            double co = Methods.get("coral").run(t, MethodConfig.defaults()).accuracy();
+            assertThat(co).as("seed %d", seed).isGreaterThan(so);
+            gainSum += co - so;
+        }
+        assertThat(gainSum / 5).as("mean gain in accuracy").isGreaterThan(0.08);
+    }
+
+    @Test
+    void sourceOnlyReadsNothingFromTheTarget() throws Exception {
+        var p = SyntheticShift.generate(SyntheticShift.Config.demo(), 1);
+        AdaptationTask t = TaskPreparation.prepare("syn", p.source(), p.target(), p.target(), Preprocessing.none());
+        var o = Methods.get("source-only").run(t, MethodConfig.defaults());
+        assertThat(o.privacy().get("target").epsilon()).isZero();
+        assertThat(o.privacy().get("source").isPrivate()).isFalse();
+        assertThat(Methods.get("coral").run(t, MethodConfig.defaults()).privacy().get("target").isPrivate()).isFalse();
+    }
+}
