@@ -1,17 +1,15 @@
 package org.privadapt.math;
 
 import java.util.Locale;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * Matrix operations on {@link DenseMatrix}, dispatched to one {@link LinAlgBackend} chosen at first use.
  *
  * <p>Backend choice (system property {@code privadapt.linalg}, or environment variable
  * {@code PRIVADAPT_LINALG}): {@code auto} (default) uses native BLAS/LAPACK when the machine provides
- * {@code libblas.so.3}/{@code liblapack.so.3} and otherwise the faster of the measured pure-Java options
- * (see docs/performance.md); {@code native}, {@code netlib-java} and {@code ejml} force one. No operation
- * mutates its inputs.
+ * {@code libblas.so.3}/{@code liblapack.so.3} and otherwise EJML, the faster of the measured pure-Java options
+ * (docs/performance.md); {@code native}, {@code netlib-java} and {@code ejml} force one. No operation mutates
+ * its inputs.
  */
 public final class LinAlg {
     private static volatile LinAlgBackend backend;
@@ -53,7 +51,7 @@ public final class LinAlg {
     public static LinAlgBackend select(String choice) {
         switch (choice) {
             case "native": {
-                LinAlgBackend b = quietNative();
+                LinAlgBackend b = NetlibBackend.nativeOrNull();
                 if (b == null) {
                     throw new IllegalStateException("native BLAS/LAPACK requested (privadapt.linalg=native) but "
                             + "libblas.so.3/liblapack.so.3 could not be loaded; install libopenblas0-pthread");
@@ -66,30 +64,12 @@ public final class LinAlg {
             case "ejml":
                 return new EjmlBackend();
             case "auto": {
-                LinAlgBackend b = quietNative();
-                return b != null ? b : new PureJavaBackend();
+                LinAlgBackend b = NetlibBackend.nativeOrNull();
+                return b != null ? b : new EjmlBackend(); // measured fastest pure-Java option
             }
             default:
                 throw new IllegalArgumentException("unknown linear-algebra backend '" + choice
                         + "' (expected auto, native, netlib-java or ejml)");
-        }
-    }
-
-    /** Native netlib without the stack of warnings netlib logs when the library is absent. */
-    private static LinAlgBackend quietNative() {
-        Logger[] loggers = {Logger.getLogger("dev.ludovic.netlib.blas.InstanceBuilder"),
-            Logger.getLogger("dev.ludovic.netlib.lapack.InstanceBuilder")};
-        Level[] old = new Level[loggers.length];
-        for (int i = 0; i < loggers.length; i++) {
-            old[i] = loggers[i].getLevel();
-            loggers[i].setLevel(Level.SEVERE);
-        }
-        try {
-            return NetlibBackend.nativeOrNull();
-        } finally {
-            for (int i = 0; i < loggers.length; i++) {
-                loggers[i].setLevel(old[i]);
-            }
         }
     }
 

@@ -15,6 +15,17 @@ import org.netlib.util.intW;
  * to rounding.
  */
 public final class NetlibBackend implements LinAlgBackend {
+    /**
+     * netlib logs which implementation it loaded (and every failed attempt) through java.util.logging on
+     * standard error; privadapt reports the backend itself (JSON "environment", {@link #description()}), so
+     * those messages are silenced. The reference keeps the configured logger from being garbage-collected.
+     */
+    private static final java.util.logging.Logger NETLIB_LOG = java.util.logging.Logger.getLogger("dev.ludovic.netlib");
+
+    static {
+        NETLIB_LOG.setLevel(java.util.logging.Level.SEVERE);
+    }
+
     private final BLAS blas;
     private final LAPACK lapack;
     private final boolean isNative;

@@ -24,7 +24,6 @@ class BackendsTest {
         }
         list.add(NetlibBackend.pureJava());
         list.add(new EjmlBackend());
-        list.add(new PureJavaBackend());
         return list.stream();
     }
 
@@ -148,6 +147,16 @@ class BackendsTest {
     void backendsReportThemselves(LinAlgBackend be) {
         assertThat(be.name()).isNotBlank();
         assertThat(be.description()).contains(be.name());
+    }
+
+    @org.junit.jupiter.api.Test
+    void autoPicksNativeWhenLoadableElseEjml() {
+        LinAlgBackend auto = LinAlg.select("auto");
+        if (NetlibBackend.nativeOrNull() != null) {
+            assertThat(auto.isNative()).isTrue();
+        } else {
+            assertThat(auto).isInstanceOf(EjmlBackend.class);
+        }
     }
 
     @org.junit.jupiter.api.Test
