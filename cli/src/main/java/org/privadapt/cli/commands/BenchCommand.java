@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.privadapt.cli.DataSpecs;
 import org.privadapt.cli.ExitCodes;
+import org.privadapt.cli.MethodOptions;
 import org.privadapt.cli.OutputOptions;
 import org.privadapt.cli.Progress;
 import org.privadapt.cli.Runs;
@@ -62,24 +63,12 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Tasks as source->target with domain names or short names, e.g. A->W,C->D (default: all ordered pairs).")
     List<String> tasks;
 
-    @Option(names = "--runs", defaultValue = "1", description = "Repetitions per task and method (default: ${DEFAULT-VALUE}).")
-    int runs;
-
     @Option(names = "--preprocess", paramLabel = "STEPS",
             description = "Preprocessing steps, each fitted on its own party's data (default: the suite's, see README).")
     String preprocess;
 
-    @Option(names = "--param", paramLabel = "NAME=VALUE", description = "Method parameter for every method (repeatable).")
-    Map<String, String> params = new LinkedHashMap<>();
-
     @Option(names = "--sweep", paramLabel = "NAME=V1,V2,...", description = "Sweep one method parameter over values (plotted with --plot).")
     String sweep;
-
-    @Option(names = "--classifier", defaultValue = "lr", description = "Downstream classifier (default: ${DEFAULT-VALUE}).")
-    String classifier;
-
-    @Option(names = "--l2", defaultValue = "1e-3", description = "L2 penalty of the classifier (default: ${DEFAULT-VALUE}).")
-    double l2;
 
     @Option(names = "--plot", paramLabel = "FILE.png", description = "Write a PNG plot of the sweep (needs --sweep).")
     Path plot;
@@ -90,6 +79,9 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--backends", split = ",", paramLabel = "NAME",
             description = "linalg only: backends to compare (default: native if present, netlib-java, ejml).")
     List<String> backends;
+
+    @Mixin
+    MethodOptions methodOptions;
 
     @Mixin
     DataSpecs data;
@@ -111,9 +103,8 @@ public final class BenchCommand implements Callable<Integer> {
         if ("linalg".equals(suiteName)) {
             return new LinalgBench(quick, backends, spec.commandLine().getOut(), output).run();
         }
-        if (runs < 1) {
-            throw new UsageException("--runs must be at least 1, got " + runs);
-        }
+        methodOptions.config(Map.of()); // validates
+        int runs = methodOptions.runs;
         if (plot != null && sweep == null) {
             throw new UsageException("--plot needs --sweep (it plots accuracy against the swept parameter)");
         }
@@ -149,13 +140,8 @@ public final class BenchCommand implements Callable<Integer> {
                 datasets.putIfAbsent(tgt.domain(), Report.DatasetInfo.of("target", tgt));
                 datasets.putIfAbsent(eval.domain(), Report.DatasetInfo.of("target-eval", eval));
                 for (String value : sweepValues) {
-                    Map<String, String> p = new LinkedHashMap<>(params);
-                    Map<String, String> sw = null;
-                    if (sweepName != null) {
-                        p.put(sweepName, value.trim());
-                        sw = Map.of(sweepName, value.trim());
-                    }
-                    MethodConfig config = new MethodConfig(classifier, l2, 1L, p);
+                    Map<String, String> sw = sweepName == null ? Map.of() : Map.of(sweepName, value.trim());
+                    MethodConfig config = methodOptions.config(sw);
                     for (AdaptationMethod m : ms) {
                         progress.message(taskName + " " + m.name());
                         results.add(Runs.repeat(m, task, config, runs, sw, pair[0], pair[1], progress));
@@ -167,11 +153,8 @@ public final class BenchCommand implements Callable<Integer> {
         cfg.put("suite", suite.name());
         cfg.put("methods", methods);
         cfg.put("tasks", pairs.stream().map(t -> t[0] + "->" + t[1]).toList());
-        cfg.put("runs", runs);
         cfg.put("preprocess", pre.spec());
-        cfg.put("classifier", classifier);
-        cfg.put("l2", l2);
-        cfg.put("params", params);
+        cfg.putAll(methodOptions.describe());
         if (sweep != null) {
             cfg.put("sweep", sweep);
         }
@@ -187,7 +170,7 @@ public final class BenchCommand implements Callable<Integer> {
         } else {
             out.print(md);
             out.printf(Locale.ROOT, "%npreprocessing: %s (each party fitted on its own data); classifier %s (l2=%s)%n",
-                    pre.spec(), classifier, l2);
+                    pre.spec(), methodOptions.classifier, methodOptions.l2);
         }
         return ExitCodes.OK;
     }

@@ -10,9 +10,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.privadapt.cli.DataSpecs;
 import org.privadapt.cli.ExitCodes;
+import org.privadapt.cli.MethodOptions;
 import org.privadapt.cli.OutputOptions;
 import org.privadapt.cli.Runs;
-import org.privadapt.cli.UsageException;
 import org.privadapt.cli.Version;
 import org.privadapt.cli.report.Json;
 import org.privadapt.cli.report.Markdown;
@@ -61,17 +61,8 @@ public final class RunCommand implements Callable<Integer> {
                     + "minmax=LO:HI, clip=BOUND, none (default: ${DEFAULT-VALUE}).")
     String preprocess;
 
-    @Option(names = "--param", paramLabel = "NAME=VALUE", description = "Method parameter, e.g. lambda=1 for coral (repeatable).")
-    Map<String, String> params = new LinkedHashMap<>();
-
-    @Option(names = "--classifier", defaultValue = "lr", description = "Downstream classifier (default: ${DEFAULT-VALUE}).")
-    String classifier;
-
-    @Option(names = "--l2", defaultValue = "1e-3", description = "L2 penalty of the classifier (default: ${DEFAULT-VALUE}).")
-    double l2;
-
-    @Option(names = "--runs", defaultValue = "1", description = "Repetitions (default: ${DEFAULT-VALUE}).")
-    int runs;
+    @Mixin
+    MethodOptions methodOptions;
 
     @Mixin
     DataSpecs data;
@@ -81,9 +72,8 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (runs < 1) {
-            throw new UsageException("--runs must be at least 1, got " + runs);
-        }
+        MethodConfig config = methodOptions.config(Map.of());
+        int runs = methodOptions.runs;
         AdaptationMethod m = Runs.method(method);
         Preprocessing pre = Runs.preprocessing(preprocess);
         Dataset src = data.load(source, DataSpecs.Role.SOURCE);
@@ -92,7 +82,6 @@ public final class RunCommand implements Callable<Integer> {
                 : (data.registry().isRef(target) && target.indexOf(':') < 0 ? data.load(target, DataSpecs.Role.EVALUATION) : tgt);
         String taskName = Runs.shortName(source) + " -> " + Runs.shortName(target);
         AdaptationTask task = TaskPreparation.prepare(taskName, src, tgt, eval, pre);
-        MethodConfig config = new MethodConfig(classifier, l2, 1L, params);
         Report.TaskResult result = Runs.repeat(m, task, config, runs, null, source, target, null);
 
         List<Report.DatasetInfo> datasets = new ArrayList<>();
@@ -104,10 +93,7 @@ public final class RunCommand implements Callable<Integer> {
         Map<String, Object> cfg = new LinkedHashMap<>();
         cfg.put("method", m.name());
         cfg.put("preprocess", pre.spec());
-        cfg.put("classifier", classifier);
-        cfg.put("l2", l2);
-        cfg.put("params", params);
-        cfg.put("runs", runs);
+        cfg.putAll(methodOptions.describe());
         Report report = new Report("privadapt", Version.get(), "run", Instant.now().toString(),
                 Report.Environment.current(LinAlg.backend().description()), cfg, datasets, List.of(result), List.of());
         String md = Markdown.resultsTable("privadapt run: " + m.name(), List.of(result));

@@ -1,0 +1,43 @@
+package org.privadapt.cli;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.privadapt.methods.core.MethodConfig;
+import picocli.CommandLine.Option;
+
+/** Method settings shared by {@code run} and {@code bench}. */
+public final class MethodOptions {
+    @Option(names = "--param", paramLabel = "NAME=VALUE", description = "Method parameter, e.g. lambda=1 for coral (repeatable).")
+    public Map<String, String> params = new LinkedHashMap<>();
+
+    @Option(names = "--classifier", defaultValue = "lr", description = "Downstream classifier (default: ${DEFAULT-VALUE}).")
+    public String classifier;
+
+    @Option(names = "--l2", defaultValue = "1e-3", description = "L2 penalty of the classifier (default: ${DEFAULT-VALUE}).")
+    public double l2;
+
+    @Option(names = "--runs", defaultValue = "1", description = "Repetitions (default: ${DEFAULT-VALUE}).")
+    public int runs;
+
+    /** Checks the values and builds the configuration, with {@code extra} parameters added. */
+    public MethodConfig config(Map<String, String> extra) {
+        if (runs < 1) {
+            throw new UsageException("--runs must be at least 1, got " + runs);
+        }
+        if (!(l2 >= 0)) {
+            throw new UsageException("--l2 must be >= 0, got " + l2);
+        }
+        Map<String, String> p = new LinkedHashMap<>(params);
+        p.putAll(extra);
+        return new MethodConfig(classifier, l2, 1L, p);
+    }
+
+    public Map<String, Object> describe() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("classifier", classifier);
+        m.put("l2", l2);
+        m.put("params", params);
+        m.put("runs", runs);
+        return m;
+    }
+}
