@@ -71,7 +71,7 @@ class RealDataCliTest {
         Path json = dir.resolve("bench.json");
         Path md = dir.resolve("bench.md");
         Path png = dir.resolve("sweep.png");
-        CliHarness.Result r = CliHarness.run("bench", "office-caltech10", "--tasks", "D->W,W->D", "--methods", "coral",
+        CliHarness.Result r = CliHarness.run("bench", "office-caltech10", "--tasks", "D:W,W->D", "--methods", "coral",
                 "--sweep", "lambda=0.1,1", "--out", json.toString(), "--markdown", md.toString(), "--plot", png.toString());
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("| D->W |").contains("coral (lambda=0.1)");

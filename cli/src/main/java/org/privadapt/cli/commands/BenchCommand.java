@@ -59,8 +59,9 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Methods to compare (default: ${DEFAULT-VALUE}).")
     List<String> methods;
 
-    @Option(names = "--tasks", split = ",", paramLabel = "S->T",
-            description = "Tasks as source->target with domain names or short names, e.g. A->W,C->D (default: all ordered pairs).")
+    @Option(names = "--tasks", split = ",", paramLabel = "S:T",
+            description = "Tasks as SOURCE:TARGET (or 'SOURCE->TARGET', quoted for the shell) with domain names or short "
+                    + "names, e.g. A:W,C:D (default: all ordered pairs).")
     List<String> tasks;
 
     @Option(names = "--preprocess", paramLabel = "STEPS",
@@ -181,9 +182,10 @@ public final class BenchCommand implements Callable<Integer> {
         }
         List<String[]> out = new ArrayList<>();
         for (String t : tasks) {
-            String[] p = t.split("->");
+            String[] p = t.contains("->") ? t.split("->") : t.split(":");
             if (p.length != 2) {
-                throw new UsageException("--tasks entries must look like SOURCE->TARGET, got '" + t + "'");
+                throw new UsageException("--tasks entries must look like SOURCE:TARGET, got '" + t
+                        + "' (an unquoted -> is a shell redirection)");
             }
             String s = suite.domain(p[0].trim()).map(Suite.Domain::name).orElse(null);
             String g = suite.domain(p[1].trim()).map(Suite.Domain::name).orElse(null);

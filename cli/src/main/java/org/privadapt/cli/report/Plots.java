@@ -34,6 +34,17 @@ public final class Plots {
         XYChart chart = new XYChartBuilder().width(800).height(500).title(title).xAxisTitle(param)
                 .yAxisTitle("target accuracy (%)").build();
         chart.getStyler().setMarkerSize(7);
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        for (Map<Double, List<Double>> m : series.values()) {
+            for (double x : m.keySet()) {
+                lo = Math.min(lo, x);
+                hi = Math.max(hi, x);
+            }
+        }
+        if (lo > 0 && hi / lo >= 100) {
+            chart.getStyler().setXAxisLogarithmic(true); // e.g. regularisation sweeps over decades
+        }
         for (Map.Entry<String, Map<Double, List<Double>>> e : series.entrySet()) {
             List<Double> xs = new ArrayList<>();
             List<Double> ys = new ArrayList<>();
