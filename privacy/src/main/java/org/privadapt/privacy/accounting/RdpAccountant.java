@@ -1,0 +1,254 @@
+package org.privadapt.privacy.accounting;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.privadapt.privacy.NeighbouringRelation;
+import org.privadapt.privacy.events.ComposedEvent;
+import org.privadapt.privacy.events.DpEvent;
+import org.privadapt.privacy.events.GaussianEvent;
+import org.privadapt.privacy.events.LaplaceEvent;
+import org.privadapt.privacy.events.NoOpEvent;
+import org.privadapt.privacy.events.NonPrivateEvent;
+import org.privadapt.privacy.events.PoissonSampledEvent;
+import org.privadapt.privacy.events.SelfComposedEvent;
+
+/**
+ * Rényi differential privacy accountant (Mironov 2017) on a fixed grid of orders.
+ *
+ * <p>Per event, the RDP curve {@code r(alpha)}:
+ * <ul>
+ *   <li>Gaussian with noise multiplier s: {@code alpha / (2 s^2)}.</li>
+ *   <li>Laplace with b = noise multiplier (Mironov 2017, Table II):
+ *       {@code 1/(alpha-1) log( alpha/(2alpha-1) e^{(alpha-1)/b} + (alpha-1)/(2alpha-1) e^{-alpha/b} )}.</li>
+ *   <li>Poisson-subsampled Gaussian (Mironov, Talwar, Zhang 2019, Sec. 3.3), see {@link SampledGaussianRdp}:
+ *       exact for integer orders, the two-sided signed series for fractional orders.</li>
+ *   <li>Composition adds curves; self-composition multiplies.</li>
+ * </ul>
+ * Poisson subsampling is analysed only under add/remove neighbours; under replace-one it is refused, as is
+ * subsampled Laplace (no analysis implemented here; the PLD accountant has one).
+ *
+ * <p>Conversion to (epsilon, delta) uses the bound of Balle et al. 2020 (Thm 21) / Canonne, Kamath, Steinke 2020
+ * (Prop. 12): {@code eps = r(alpha) + log(1 - 1/alpha) - (log delta + log alpha) / (alpha - 1)}, minimised over the
+ * grid, floored at 0; an order whose RDP r satisfies {@code delta^2 + expm1(-r) >= 0} gives epsilon 0 (since
+ * RDP bounds the KL divergence and {@code TV <= sqrt(1 - e^{-KL})}, as dp_accounting does). When the minimum sits
+ * at the smallest or largest order a warning is issued, because a wider grid could give a smaller epsilon.
+ */
+public final class RdpAccountant implements PrivacyAccountant {
+
+    /**
+     * The default order grid (as Google's dp_accounting): 1.1, 1.2, ..., 10.9, then 11, 12, ..., 63, then 128, 256,
+     * 512, 1024. It contains Opacus' default grid (which stops at 63 and starts its integers at 12).
+     */
+    public static final double[] DEFAULT_ORDERS = defaultOrders();
+
+    private final NeighbouringRelation relation;
+    private final double[] orders;
+    private final Consumer<String> warnings;
+
+    public RdpAccountant(NeighbouringRelation relation) {
+        this(relation, DEFAULT_ORDERS, w -> System.err.println("privadapt: warning: " + w));
+    }
+
+    /**
+     * @param orders   Rényi orders, all > 1, any order (sorted here)
+     * @param warnings receives the grid-edge warnings (e.g. a logger, or a no-op in tests)
+     */
+    public RdpAccountant(NeighbouringRelation relation, double[] orders, Consumer<String> warnings) {
+        this.relation = relation;
+        this.orders = orders.clone();
+        Arrays.sort(this.orders);
+        if (this.orders.length == 0 || !(this.orders[0] > 1)) {
+            throw new IllegalArgumentException("RDP orders must be non-empty and all > 1");
+        }
+        this.warnings = warnings;
+    }
+
+    private static double[] defaultOrders() {
+        List<Double> o = new ArrayList<>();
+        for (int x = 1; x <= 99; x++) {
+            o.add(1 + x / 10.0);
+        }
+        for (int a = 11; a <= 63; a++) {
+            o.add((double) a);
+        }
+        for (int a : new int[] {128, 256, 512, 1024}) {
+            o.add((double) a);
+        }
+        return o.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    @Override
+    public String name() {
+        return "rdp";
+    }
+
+    @Override
+    public NeighbouringRelation relation() {
+        return relation;
+    }
+
+    public double[] orders() {
+        return orders.clone();
+    }
+
+    @Override
+    public Optional<String> unsupported(DpEvent event) {
+        if (event instanceof PoissonSampledEvent p) {
+            if (relation != NeighbouringRelation.ADD_OR_REMOVE_ONE) {
+                return Optional.of("Poisson subsampling is analysed only under add/remove neighbours, not "
+                        + relation.description());
+            }
+            if (!(p.event() instanceof GaussianEvent)) {
+                return Optional.of("the RDP accountant analyses Poisson subsampling of the Gaussian mechanism only, not of "
+                        + p.event().describe() + " (use the PLD accountant)");
+            }
+            return Optional.empty();
+        }
+        if (event instanceof SelfComposedEvent s) {
+            return unsupported(s.event());
+        }
+        if (event instanceof ComposedEvent c) {
+            for (DpEvent e : c.events()) {
+                Optional<String> u = unsupported(e);
+                if (u.isPresent()) {
+                    return u;
+                }
+            }
+            return Optional.empty();
+        }
+        if (event instanceof GaussianEvent || event instanceof LaplaceEvent || event instanceof NoOpEvent
+                || event instanceof NonPrivateEvent) {
+            return Optional.empty();
+        }
+        return Optional.of("unknown event " + event.describe());
+    }
+
+    /** The RDP curve of {@code event} on this accountant's orders. */
+    public double[] rdp(DpEvent event) {
+        unsupported(event).ifPresent(u -> {
+            throw new UnsupportedEventException(u);
+        });
+        return curve(event);
+    }
+
+    private double[] curve(DpEvent event) {
+        double[] r = new double[orders.length];
+        if (event instanceof GaussianEvent g) {
+            for (int i = 0; i < orders.length; i++) {
+                r[i] = gaussian(g.noiseMultiplier(), orders[i]);
+            }
+        } else if (event instanceof LaplaceEvent l) {
+            for (int i = 0; i < orders.length; i++) {
+                r[i] = laplace(l.noiseMultiplier(), orders[i]);
+            }
+        } else if (event instanceof PoissonSampledEvent p) {
+            double s = ((GaussianEvent) p.event()).noiseMultiplier();
+            for (int i = 0; i < orders.length; i++) {
+                r[i] = SampledGaussianRdp.rdp(p.samplingProbability(), s, orders[i]);
+            }
+        } else if (event instanceof SelfComposedEvent s) {
+            double[] inner = curve(s.event());
+            for (int i = 0; i < orders.length; i++) {
+                r[i] = s.count() == 0 ? 0.0 : inner[i] * s.count();
+            }
+        } else if (event instanceof ComposedEvent c) {
+            for (DpEvent e : c.events()) {
+                double[] inner = curve(e);
+                for (int i = 0; i < orders.length; i++) {
+                    r[i] += inner[i];
+                }
+            }
+        } else if (event instanceof NonPrivateEvent) {
+            Arrays.fill(r, Double.POSITIVE_INFINITY);
+        }
+        return r;
+    }
+
+    static double gaussian(double s, double alpha) {
+        return s == 0 ? Double.POSITIVE_INFINITY : alpha / (2 * s * s);
+    }
+
+    /** RDP of the Laplace mechanism with scale b per unit sensitivity (Mironov 2017, Proposition 6). */
+    static double laplace(double b, double alpha) {
+        if (b == 0) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double t1 = Math.log(alpha / (2 * alpha - 1)) + (alpha - 1) / b;
+        double t2 = Math.log((alpha - 1) / (2 * alpha - 1)) - alpha / b;
+        return LogMath.logAdd(t1, t2) / (alpha - 1);
+    }
+
+    @Override
+    public double epsilon(DpEvent event, double delta) {
+        return epsilonAndOrder(event, delta)[0];
+    }
+
+    /** {epsilon, the order that achieves it} at {@code delta}. */
+    public double[] epsilonAndOrder(DpEvent event, double delta) {
+        checkDelta(delta);
+        return epsilonFromRdp(rdp(event), delta);
+    }
+
+    /** The (epsilon, order) the conversion gives for an RDP curve on this accountant's orders. */
+    public double[] epsilonFromRdp(double[] rdp, double delta) {
+        checkDelta(delta);
+        double best = Double.POSITIVE_INFINITY;
+        int bestIdx = -1;
+        for (int i = 0; i < orders.length; i++) {
+            double a = orders[i];
+            double r = rdp[i];
+            if (Double.isNaN(r)) {
+                continue;
+            }
+            double eps;
+            if (delta * delta + Math.expm1(-r) >= 0) {
+                // r(alpha) >= KL, and TV <= sqrt(1 - e^-KL) <= delta (Bretagnolle-Huber): (0, delta)-DP
+                eps = 0.0;
+            } else {
+                eps = r + Math.log1p(-1 / a) - (Math.log(delta) + Math.log(a)) / (a - 1);
+            }
+            if (eps < best) {
+                best = eps;
+                bestIdx = i;
+            }
+        }
+        if (bestIdx < 0) {
+            return new double[] {Double.POSITIVE_INFINITY, Double.NaN};
+        }
+        if (Double.isFinite(best) && (bestIdx == 0 || bestIdx == orders.length - 1)) {
+            warnings.accept(String.format(java.util.Locale.ROOT,
+                    "the optimal RDP order %.4g is at the %s end of the grid [%.4g, %.4g]; a wider grid may give a smaller epsilon",
+                    orders[bestIdx], bestIdx == 0 ? "lower" : "upper", orders[0], orders[orders.length - 1]));
+        }
+        return new double[] {Math.max(0.0, best), orders[bestIdx]};
+    }
+
+    @Override
+    public double delta(DpEvent event, double epsilon) {
+        if (!(epsilon >= 0)) {
+            throw new IllegalArgumentException("epsilon must be >= 0, got " + epsilon);
+        }
+        double[] rdp = rdp(event);
+        double logBest = 0.0; // delta <= 1
+        for (int i = 0; i < orders.length; i++) {
+            double a = orders[i];
+            double r = rdp[i];
+            if (Double.isNaN(r) || r == Double.POSITIVE_INFINITY) {
+                continue;
+            }
+            // delta = exp((a-1)(r - eps + log(1 - 1/a)) - log a), the inverse of the conversion above
+            double logDelta = (a - 1) * (r - epsilon + Math.log1p(-1 / a)) - Math.log(a);
+            logBest = Math.min(logBest, logDelta);
+        }
+        return Math.exp(logBest);
+    }
+
+    static void checkDelta(double delta) {
+        if (!(delta > 0 && delta < 1)) {
+            throw new IllegalArgumentException("delta must be in (0, 1), got " + delta);
+        }
+    }
+}
