@@ -1,0 +1,57 @@
+package org.privadapt.privacy.accounting;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.privadapt.privacy.NeighbouringRelation;
+import org.privadapt.privacy.events.DpEvent;
+
+/** The accountants available, by name, and the combined certificate the ledger uses. */
+public final class Accountants {
+    private Accountants() {
+    }
+
+    /** An epsilon certified at a delta, and the accountant that certified it. */
+    public record Certified(double epsilon, String accountant) {
+    }
+
+    /** The accountant named {@code rdp} (or {@code pld} when available) for a relation. */
+    public static PrivacyAccountant byName(String name, NeighbouringRelation relation) {
+        switch (name) {
+            case "rdp":
+                return new RdpAccountant(relation);
+            default:
+                throw new IllegalArgumentException("unknown accountant '" + name + "' (available: " + names() + ")");
+        }
+    }
+
+    public static List<String> names() {
+        return List.of("rdp");
+    }
+
+    /** Every available accountant for the relation. */
+    public static List<PrivacyAccountant> all(NeighbouringRelation relation) {
+        List<PrivacyAccountant> out = new ArrayList<>();
+        for (String n : names()) {
+            out.add(byName(n, relation));
+        }
+        return out;
+    }
+
+    /**
+     * The smallest epsilon any available accountant certifies for {@code event} at {@code delta}: each is an upper
+     * bound, so their minimum is one. Null when no accountant supports the event.
+     */
+    public static Certified certify(NeighbouringRelation relation, DpEvent event, double delta) {
+        Certified best = null;
+        for (PrivacyAccountant a : all(relation)) {
+            if (a.unsupported(event).isPresent()) {
+                continue;
+            }
+            double eps = a.epsilon(event, delta);
+            if (best == null || eps < best.epsilon()) {
+                best = new Certified(eps, a.name());
+            }
+        }
+        return best;
+    }
+}

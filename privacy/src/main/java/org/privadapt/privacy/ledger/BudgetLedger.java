@@ -1,0 +1,450 @@
+package org.privadapt.privacy.ledger;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import org.privadapt.privacy.BudgetExceededException;
+import org.privadapt.privacy.NeighbouringRelation;
+import org.privadapt.privacy.PrivacyBudget;
+import org.privadapt.privacy.accounting.Accountants;
+import org.privadapt.privacy.events.ComposedEvent;
+import org.privadapt.privacy.events.DpEvent;
+import org.privadapt.privacy.events.EventJson;
+
+/**
+ * One party's privacy budget ledger: a file that records every release as an immutable entry (mechanism,
+ * parameters, DP event, neighbouring relation, noise sampler, cumulative cost) and refuses, before any noise is
+ * drawn, a release that would take the party past its budget.
+ *
+ * <p><b>Format.</b> One JSON document ({@code "format": "privadapt-ledger", "version": 1}) with the party, its
+ * budget and neighbouring relation, the header's SHA-256, and the entries in order. Entries form a hash chain: each
+ * stores the SHA-256 of the previous entry's hash (the first: of the header) together with its own canonical
+ * content, so an edited header (budget), or an edited, reordered or inserted entry, is detected when the ledger is
+ * read. (Deleting the last entries of a chain cannot be detected from the file alone; keep the ledger where the
+ * party, not the other side, controls it.)
+ *
+ * <p><b>Cost.</b> The cumulative cost is the composition of all entries' events, certified by every accountant that
+ * supports it ({@link Accountants}) at the budget's delta, taking the smallest certified epsilon (each accountant's
+ * result is an upper bound, so the smallest is one too). A charge is accepted only if that epsilon stays within the
+ * budget's epsilon.
+ *
+ * <p><b>Durability and concurrency.</b> Every change happens under an exclusive lock: a JVM-wide lock per file plus
+ * an OS file lock on {@code FILE.lock}, so two processes (or threads) charging the same ledger serialise, and each
+ * sees the other's entries before deciding. The new content is written to a temporary file in the same directory,
+ * forced to disk, and renamed over the ledger atomically, then the directory is forced: a crash (even kill -9)
+ * leaves either the old or the new ledger, never a torn one. Stale temporary files from a killed writer are removed
+ * by the next writer.
+ */
+public final class BudgetLedger {
+    public static final String FORMAT = "privadapt-ledger";
+    public static final int VERSION = 1;
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+    private static final ObjectMapper CANONICAL = new ObjectMapper()
+            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+    private static final Map<Path, ReentrantLock> JVM_LOCKS = new ConcurrentHashMap<>();
+
+    private final Path file;
+
+    private BudgetLedger(Path file) {
+        this.file = file.toAbsolutePath().normalize();
+    }
+
+    /** A release to be charged. */
+    public record Charge(String label, String mechanism, DpEvent event, Map<String, Object> parameters, String sampler,
+                         boolean secureNoise) {
+        public Charge {
+            parameters = parameters == null ? Map.of() : Map.copyOf(new TreeMap<>(parameters));
+        }
+    }
+
+    /** One recorded release. */
+    public record Entry(int seq, String time, String label, String mechanism, DpEvent event, String relation,
+                        String sampler, boolean secureNoise, Map<String, Object> parameters, double epsilonAfter,
+                        String accountant, String hash) {
+    }
+
+    /** The ledger as read: header, entries and the cumulative cost. */
+    public record Snapshot(Path file, String party, PrivacyBudget budget, NeighbouringRelation relation,
+                           List<Entry> entries, double epsilonSpent, String accountant, boolean allNoiseSecure) {
+        public double epsilonRemaining() {
+            return Math.max(0, budget.epsilon() - epsilonSpent);
+        }
+    }
+
+    /** Thrown when a ledger file is unreadable, malformed, of another version, or fails its hash chain. */
+    public static final class LedgerException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        public LedgerException(String message) {
+            super(message);
+        }
+
+        public LedgerException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /**
+     * Opens the ledger at {@code file}, creating it with this party, budget and relation when it does not exist.
+     *
+     * @throws LedgerException if it exists with another party, budget or relation, or is invalid
+     */
+    public static BudgetLedger openOrCreate(Path file, String party, PrivacyBudget budget, NeighbouringRelation relation)
+            throws LedgerException {
+        BudgetLedger l = new BudgetLedger(file);
+        l.withLock(() -> {
+            if (!Files.exists(l.file)) {
+                ObjectNode doc = header(party, budget, relation);
+                doc.put("header_hash", sha256(canonical(doc)));
+                doc.putArray("entries");
+                l.writeAtomically(doc);
+            } else {
+                Snapshot s = l.parse(l.readDocument());
+                if (!s.party().equals(party) || s.budget().epsilon() != budget.epsilon()
+                        || s.budget().delta() != budget.delta() || s.relation() != relation) {
+                    throw new LedgerException(l.file + ": ledger exists for party '" + s.party() + "' with budget (eps="
+                            + s.budget().epsilon() + ", delta=" + s.budget().delta() + ") under " + s.relation().id()
+                            + "; requested party '" + party + "' (eps=" + budget.epsilon() + ", delta=" + budget.delta()
+                            + ") under " + relation.id() + "; a budget is fixed when its ledger is created");
+                }
+            }
+            return null;
+        });
+        return l;
+    }
+
+    /**
+     * Opens an existing ledger.
+     *
+     * @throws LedgerException if there is none or it is invalid
+     */
+    public static BudgetLedger open(Path file) throws LedgerException {
+        BudgetLedger l = new BudgetLedger(file);
+        l.read();
+        return l;
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    /** Reads and verifies the ledger. */
+    public Snapshot read() throws LedgerException {
+        return withLock(() -> parse(readDocument()));
+    }
+
+    /**
+     * The epsilon the ledger would stand at if {@code event} were charged now (no change is made).
+     */
+    public double epsilonIfCharged(DpEvent event) throws LedgerException {
+        return withLock(() -> {
+            Snapshot s = parse(readDocument());
+            return total(s, event).epsilon;
+        });
+    }
+
+    /**
+     * Records a release if the budget allows it: under the lock, re-reads the ledger, composes the new event with
+     * all recorded ones, and either appends the entry (written atomically) or refuses. Callers draw their noise
+     * only after this returns.
+     *
+     * @throws BudgetExceededException if the composition would exceed the budget (nothing is written)
+     */
+    public Entry charge(Charge c) throws BudgetExceededException, LedgerException {
+        try {
+            return withLock(() -> {
+                ObjectNode doc = readDocument();
+                Snapshot s = parse(doc);
+                Total t = total(s, c.event());
+                if (!(t.epsilon <= s.budget().epsilon())) {
+                    throw new Refused("'" + c.label() + "' would bring party '" + s.party() + "' to epsilon "
+                            + fmt(t.epsilon) + " at delta " + s.budget().delta() + ", over its budget " + fmt(s.budget().epsilon())
+                            + " (spent so far " + fmt(s.epsilonSpent()) + ", ledger " + file + ")");
+                }
+                String prev = s.entries().isEmpty() ? headerHash(doc) : s.entries().get(s.entries().size() - 1).hash();
+                ObjectNode entry = CANONICAL.createObjectNode();
+                entry.put("seq", s.entries().size() + 1);
+                entry.put("time", Instant.now().toString());
+                entry.put("label", c.label());
+                entry.put("mechanism", c.mechanism());
+                entry.set("event", EventJson.write(c.event()));
+                entry.put("relation", s.relation().id());
+                entry.put("sampler", c.sampler());
+                entry.put("secure_noise", c.secureNoise());
+                entry.set("parameters", CANONICAL.valueToTree(new TreeMap<>(c.parameters())));
+                entry.put("epsilon_after", t.epsilon);
+                entry.put("accountant", t.accountant);
+                entry.put("hash", chainHash(prev, entry));
+                ((ArrayNode) doc.get("entries")).add(entry);
+                writeAtomically(doc);
+                return parseEntry(entry, s.relation());
+            });
+        } catch (Refused r) {
+            throw new BudgetExceededException(r.getMessage());
+        }
+    }
+
+    // ------------------------------------------------------------------ internals
+
+    private static final class Refused extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Refused(String m) {
+            super(m, null, false, false);
+        }
+    }
+
+    private record Total(double epsilon, String accountant) {
+    }
+
+    private static Total total(Snapshot s, DpEvent extra) throws LedgerException {
+        List<DpEvent> all = new ArrayList<>();
+        for (Entry e : s.entries()) {
+            all.add(e.event());
+        }
+        if (extra != null) {
+            all.add(extra);
+        }
+        if (all.isEmpty()) {
+            return new Total(0.0, "none");
+        }
+        DpEvent composed = new ComposedEvent(all);
+        Accountants.Certified c = Accountants.certify(s.relation(), composed, s.budget().delta());
+        if (c == null) {
+            throw new LedgerException("no accountant can analyse the composition " + composed.describe() + " under "
+                    + s.relation().description());
+        }
+        return new Total(c.epsilon(), c.accountant());
+    }
+
+    private static ObjectNode header(String party, PrivacyBudget budget, NeighbouringRelation relation) {
+        ObjectNode doc = CANONICAL.createObjectNode();
+        doc.put("format", FORMAT);
+        doc.put("version", VERSION);
+        doc.put("party", party);
+        ObjectNode b = doc.putObject("budget");
+        b.put("epsilon", budget.epsilon());
+        b.put("delta", budget.delta());
+        doc.put("relation", relation.id());
+        return doc;
+    }
+
+    private static String headerHash(ObjectNode doc) {
+        ObjectNode h = header(doc.get("party").asText(), new PrivacyBudget(doc.get("budget").get("epsilon").asDouble(),
+                doc.get("budget").get("delta").asDouble()), NeighbouringRelation.fromId(doc.get("relation").asText()));
+        return sha256(canonical(h));
+    }
+
+    private static String chainHash(String prev, ObjectNode entry) {
+        ObjectNode copy = entry.deepCopy();
+        copy.remove("hash");
+        return sha256(prev + "\n" + canonical(copy));
+    }
+
+    private static String canonical(JsonNode n) {
+        try {
+            return CANONICAL.writeValueAsString(sortKeys(n));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static JsonNode sortKeys(JsonNode n) {
+        if (n.isObject()) {
+            ObjectNode out = CANONICAL.createObjectNode();
+            List<String> names = new ArrayList<>();
+            n.fieldNames().forEachRemaining(names::add);
+            names.sort(String::compareTo);
+            for (String k : names) {
+                out.set(k, sortKeys(n.get(k)));
+            }
+            return out;
+        }
+        if (n.isArray()) {
+            ArrayNode out = CANONICAL.createArrayNode();
+            for (JsonNode x : n) {
+                out.add(sortKeys(x));
+            }
+            return out;
+        }
+        return n;
+    }
+
+    private static String sha256(String s) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private ObjectNode readDocument() throws LedgerException {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            throw new LedgerException(file + ": no such ledger");
+        } catch (IOException e) {
+            throw new LedgerException(file + ": cannot read ledger: " + e.getMessage(), e);
+        }
+        JsonNode n;
+        try {
+            n = CANONICAL.readTree(bytes);
+        } catch (JsonProcessingException e) {
+            throw new LedgerException(file + ": not a valid ledger (malformed JSON: " + e.getOriginalMessage() + ")", e);
+        } catch (IOException e) {
+            throw new LedgerException(file + ": cannot read ledger: " + e.getMessage(), e);
+        }
+        if (n == null || !n.isObject() || !FORMAT.equals(n.path("format").asText())) {
+            throw new LedgerException(file + ": not a privadapt ledger (no \"format\": \"" + FORMAT + "\")");
+        }
+        if (n.path("version").asInt(-1) != VERSION) {
+            throw new LedgerException(file + ": ledger version " + n.path("version") + " is not supported (expected " + VERSION + ")");
+        }
+        return (ObjectNode) n;
+    }
+
+    private Snapshot parse(ObjectNode doc) throws LedgerException {
+        try {
+            String party = doc.get("party").asText();
+            PrivacyBudget budget = new PrivacyBudget(doc.get("budget").get("epsilon").asDouble(), doc.get("budget").get("delta").asDouble());
+            NeighbouringRelation relation = NeighbouringRelation.fromId(doc.get("relation").asText());
+            String prev = headerHash(doc);
+            if (!prev.equals(doc.path("header_hash").asText())) {
+                throw new LedgerException(file + ": the ledger header (party, budget or relation) was edited: its hash does not match");
+            }
+            List<Entry> entries = new ArrayList<>();
+            boolean secure = true;
+            JsonNode arr = doc.get("entries");
+            if (arr == null || !arr.isArray()) {
+                throw new LedgerException(file + ": ledger has no 'entries' array");
+            }
+            int k = 0;
+            for (JsonNode e : arr) {
+                k++;
+                if (!e.isObject() || e.path("seq").asInt() != k) {
+                    throw new LedgerException(file + ": entry " + k + " is out of sequence");
+                }
+                String expected = chainHash(prev, (ObjectNode) e);
+                if (!expected.equals(e.path("hash").asText())) {
+                    throw new LedgerException(file + ": entry " + k + " fails its hash chain (the ledger was edited or damaged)");
+                }
+                Entry entry = parseEntry(e, relation);
+                entries.add(entry);
+                secure &= entry.secureNoise();
+                prev = entry.hash();
+            }
+            Snapshot s = new Snapshot(file, party, budget, relation, List.copyOf(entries), 0, "none", secure);
+            Total t = total(s, null);
+            return new Snapshot(file, party, budget, relation, s.entries(), t.epsilon, t.accountant, secure);
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw new LedgerException(file + ": invalid ledger content: " + e.getMessage(), e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Entry parseEntry(JsonNode e, NeighbouringRelation relation) {
+        Map<String, Object> params = CANONICAL.convertValue(e.path("parameters"), Map.class);
+        return new Entry(e.get("seq").asInt(), e.get("time").asText(), e.get("label").asText(), e.get("mechanism").asText(),
+                EventJson.read(e.get("event")), relation.id(), e.get("sampler").asText(), e.get("secure_noise").asBoolean(),
+                params == null ? Map.of() : params, e.get("epsilon_after").asDouble(), e.path("accountant").asText(),
+                e.get("hash").asText());
+    }
+
+    private void writeAtomically(ObjectNode doc) throws LedgerException {
+        Path dir = file.getParent();
+        String prefix = "." + file.getFileName() + ".";
+        Path tmp = null;
+        try {
+            Files.createDirectories(dir);
+            try (DirectoryStream<Path> stale = Files.newDirectoryStream(dir, prefix + "*.tmp")) {
+                for (Path p : stale) {
+                    Files.deleteIfExists(p); // left by a writer that died; we hold the lock, so none is live
+                }
+            }
+            tmp = Files.createTempFile(dir, prefix, ".tmp");
+            byte[] bytes = JSON.writeValueAsBytes(doc);
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                ByteBuffer buf = ByteBuffer.wrap(bytes);
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+                ch.force(true);
+            }
+            try {
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                throw new LedgerException(file + ": the file system cannot replace the ledger atomically", e);
+            }
+            tmp = null;
+            try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+                d.force(true);
+            } catch (IOException ignored) {
+                // some file systems cannot sync a directory; the rename itself is atomic
+            }
+        } catch (IOException e) {
+            throw new LedgerException(file + ": cannot write ledger: " + e.getMessage(), e);
+        } finally {
+            if (tmp != null) {
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException ignored) {
+                    // best effort
+                }
+            }
+        }
+    }
+
+    @FunctionalInterface
+    private interface Locked<T> {
+        T run() throws LedgerException;
+    }
+
+    private <T> T withLock(Locked<T> body) throws LedgerException {
+        ReentrantLock jvm = JVM_LOCKS.computeIfAbsent(file, p -> new ReentrantLock());
+        jvm.lock();
+        try {
+            Path lockFile = file.resolveSibling(file.getFileName() + ".lock");
+            Files.createDirectories(file.getParent());
+            try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                 FileLock ignored = ch.lock()) {
+                return body.run();
+            }
+        } catch (IOException e) {
+            throw new LedgerException(file + ": cannot lock ledger: " + e.getMessage(), e);
+        } finally {
+            jvm.unlock();
+        }
+    }
+
+    private static String fmt(double x) {
+        return String.format(java.util.Locale.ROOT, "%.6g", x);
+    }
+}
