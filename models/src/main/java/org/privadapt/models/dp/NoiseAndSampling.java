@@ -1,0 +1,21 @@
+package org.privadapt.models.dp;
+
+/**
+ * The randomness DP-SGD needs: independent Bernoulli draws for Poisson sampling of records, and Gaussian noise
+ * for the clipped gradient sum. Both must come from a cryptographically secure source for the guarantee to hold
+ * (an adversary who can predict the sample loses the amplification); a seeded source is for experiments and is
+ * reported as not private.
+ */
+public interface NoiseAndSampling {
+    /** True with probability p, independently of every other draw. */
+    boolean bernoulli(double p);
+
+    /** Adds independent N(0, sigma^2) noise to every element of v, in place. */
+    void addGaussian(double[] v, double sigma);
+
+    /** False when the randomness is seeded (experiments): results are then not differentially private. */
+    boolean isPrivate();
+
+    /** Which generator and samplers are in use (recorded in the ledger). */
+    String description();
+}

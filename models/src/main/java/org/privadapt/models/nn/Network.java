@@ -1,0 +1,171 @@
+package org.privadapt.models.nn;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.privadapt.math.DenseMatrix;
+import org.privadapt.math.FeatureMatrix;
+import org.privadapt.math.LinAlg;
+import org.privadapt.models.Classifier;
+import org.privadapt.models.Softmax;
+
+/**
+ * A feed-forward classifier: dense layers {@code z_l = a_{l-1} W_l + b_l}, {@code a_l = f(z_l)} with the hidden
+ * activation f, and logits from the last layer, trained with the softmax cross-entropy. With no hidden layer it is
+ * multinomial logistic regression. Parameters live in the layers' arrays; {@link #copy()} gives an independent
+ * network. Initialisation (He for ReLU-like activations, Glorot otherwise) uses a seeded generator: it does not
+ * depend on any data, so it carries no privacy cost.
+ */
+public final class Network implements Classifier {
+    private final int[] sizes;
+    private final Activation hidden;
+    private final DenseMatrix[] weights;
+    private final double[][] biases;
+    private final List<String> classNames;
+
+    private Network(int[] sizes, Activation hidden, DenseMatrix[] weights, double[][] biases, List<String> classNames) {
+        this.sizes = sizes.clone();
+        this.hidden = hidden;
+        this.weights = weights;
+        this.biases = biases;
+        this.classNames = List.copyOf(classNames);
+    }
+
+    /**
+     * @param input       number of features
+     * @param hiddenSizes widths of the hidden layers (empty: logistic regression)
+     * @param classNames  output classes
+     */
+    public static Network create(int input, int[] hiddenSizes, Activation hidden, List<String> classNames, long seed) {
+        int[] sizes = new int[hiddenSizes.length + 2];
+        sizes[0] = input;
+        System.arraycopy(hiddenSizes, 0, sizes, 1, hiddenSizes.length);
+        sizes[sizes.length - 1] = classNames.size();
+        for (int s : sizes) {
+            if (s < 1) {
+                throw new IllegalArgumentException("layer sizes must be positive: " + java.util.Arrays.toString(sizes));
+            }
+        }
+        SplittableRandom rng = new SplittableRandom(seed);
+        int layers = sizes.length - 1;
+        DenseMatrix[] w = new DenseMatrix[layers];
+        double[][] b = new double[layers][];
+        for (int l = 0; l < layers; l++) {
+            int in = sizes[l];
+            int out = sizes[l + 1];
+            w[l] = DenseMatrix.zeros(in, out);
+            b[l] = new double[out];
+            boolean last = l == layers - 1;
+            if (layers == 1) {
+                continue; // logistic regression: start at zero, as the convex problem has one optimum
+            }
+            boolean relu = !last && (hidden == Activation.RELU || hidden == Activation.LEAKY_RELU || hidden == Activation.ELU);
+            double scale = relu ? Math.sqrt(2.0 / in) : Math.sqrt(2.0 / (in + out));
+            double[] a = w[l].data();
+            for (int k = 0; k < a.length; k++) {
+                a[k] = scale * gaussian(rng);
+            }
+        }
+        return new Network(sizes, hidden, w, b, classNames);
+    }
+
+    private static double gaussian(SplittableRandom rng) {
+        return Math.sqrt(-2 * Math.log(1 - rng.nextDouble())) * Math.cos(2 * Math.PI * rng.nextDouble());
+    }
+
+    public Network copy() {
+        DenseMatrix[] w = new DenseMatrix[weights.length];
+        double[][] b = new double[biases.length][];
+        for (int l = 0; l < w.length; l++) {
+            w[l] = weights[l].copy();
+            b[l] = biases[l].clone();
+        }
+        return new Network(sizes, hidden, w, b, classNames);
+    }
+
+    public int layers() {
+        return weights.length;
+    }
+
+    public int[] sizes() {
+        return sizes.clone();
+    }
+
+    public Activation hiddenActivation() {
+        return hidden;
+    }
+
+    /** The weights of layer l (the live matrix, in x out). */
+    public DenseMatrix weights(int l) {
+        return weights[l];
+    }
+
+    /** The bias of layer l (the live array). */
+    public double[] bias(int l) {
+        return biases[l];
+    }
+
+    /** Total number of parameters. */
+    public long parameterCount() {
+        long n = 0;
+        for (int l = 0; l < weights.length; l++) {
+            n += (long) weights[l].rows() * weights[l].cols() + biases[l].length;
+        }
+        return n;
+    }
+
+    @Override
+    public int dimension() {
+        return sizes[0];
+    }
+
+    @Override
+    public List<String> classNames() {
+        return classNames;
+    }
+
+    /** Activations of every layer for a batch: element 0 is unused (the input), element l = a_l (n x size_l). */
+    public Forward forward(FeatureMatrix x) {
+        if (x.cols() != sizes[0]) {
+            throw new IllegalArgumentException("network expects " + sizes[0] + " features, got " + x.cols());
+        }
+        int layers = weights.length;
+        DenseMatrix[] z = new DenseMatrix[layers + 1];
+        DenseMatrix[] a = new DenseMatrix[layers + 1];
+        for (int l = 0; l < layers; l++) {
+            DenseMatrix in = l == 0 ? null : a[l];
+            DenseMatrix zl = (l == 0 ? x.multiply(weights[0]) : LinAlg.multiply(in, weights[l])).plusRowVector(biases[l]);
+            z[l + 1] = zl;
+            if (l == layers - 1) {
+                a[l + 1] = zl; // logits
+            } else if (hidden == Activation.IDENTITY) {
+                a[l + 1] = zl;
+            } else {
+                a[l + 1] = zl.map(hidden::apply);
+            }
+        }
+        return new Forward(x, z, a);
+    }
+
+    /** Forward pass results: pre-activations z and activations a per layer (index 1..L); a[L] = logits. */
+    public record Forward(FeatureMatrix input, DenseMatrix[] z, DenseMatrix[] a) {
+        public DenseMatrix logits() {
+            return a[a.length - 1];
+        }
+    }
+
+    @Override
+    public DenseMatrix predictProba(FeatureMatrix x) {
+        return Softmax.inPlace(forward(x).logits().copy());
+    }
+
+    /** Snapshot of all parameters as flat copies (for tests and artifacts): W_0, b_0, W_1, b_1, ... */
+    public List<double[]> parameterArrays() {
+        List<double[]> out = new ArrayList<>();
+        for (int l = 0; l < weights.length; l++) {
+            out.add(weights[l].data());
+            out.add(biases[l]);
+        }
+        return out;
+    }
+}
