@@ -12,6 +12,8 @@ public final class ExitCodes {
     public static final int DATA = 3;
     /** A privacy budget refused the release: nothing was spent, drawn or written. */
     public static final int BUDGET = 4;
+    /** An artifact or ledger is invalid: malformed, tampered with (checksum), of another version or dimension. */
+    public static final int ARTIFACT = 5;
 
     private ExitCodes() {
     }

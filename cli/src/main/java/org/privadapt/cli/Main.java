@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
         description = "Differentially private domain adaptation between two parties.",
         subcommands = {DemoCommand.class, RunCommand.class, DatasetsCommand.class, PrivacyCommand.class,
             BenchCommand.class, CommandLine.HelpCommand.class},
-        footer = {"", "Exit codes: 0 ok, 1 internal error, 2 usage error, 3 data error, 4 privacy budget refused."})
+        footer = {"", "Exit codes: 0 ok, 1 internal error, 2 usage error, 3 data error, 4 privacy budget refused, 5 invalid artifact or ledger."})
 public final class Main implements Runnable {
 
     @CommandLine.Spec
@@ -50,6 +50,10 @@ public final class Main implements Runnable {
             if (e instanceof BudgetExceededException) {
                 w.println("privadapt: privacy budget refused: " + e.getMessage());
                 return ExitCodes.BUDGET;
+            }
+            if (e instanceof org.privadapt.privacy.ledger.BudgetLedger.LedgerException) {
+                w.println("privadapt: invalid ledger: " + e.getMessage());
+                return ExitCodes.ARTIFACT;
             }
             if (e instanceof UsageException || e instanceof CommandLine.ParameterException) {
                 w.println("privadapt: " + e.getMessage());

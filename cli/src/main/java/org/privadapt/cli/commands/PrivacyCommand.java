@@ -1,11 +1,39 @@
 package org.privadapt.cli.commands;
 
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.privadapt.cli.ExitCodes;
+import org.privadapt.cli.UsageException;
+import org.privadapt.cli.report.Json;
+import org.privadapt.privacy.NeighbouringRelation;
+import org.privadapt.privacy.accounting.Accountants;
+import org.privadapt.privacy.accounting.NoiseCalibration;
+import org.privadapt.privacy.accounting.PrivacyAccountant;
+import org.privadapt.privacy.accounting.RdpAccountant;
+import org.privadapt.privacy.events.DpEvent;
+import org.privadapt.privacy.events.EventJson;
+import org.privadapt.privacy.events.GaussianEvent;
+import org.privadapt.privacy.events.PoissonSampledEvent;
+import org.privadapt.privacy.ledger.BudgetLedger;
+import org.privadapt.privacy.mechanisms.GaussianCalibration;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
-/** {@code privadapt privacy}: privacy accounting tools (subcommands). */
+/** {@code privadapt privacy}: accounting tools. */
 @Command(name = "privacy", mixinStandardHelpOptions = true,
-        description = "Privacy accounting: calibrate noise, compute epsilon, inspect a party's budget ledger.")
+        description = "Privacy accounting: epsilon of DP-SGD-like training, RDP curves, noise calibration, the Gaussian "
+                + "mechanism, and a party's budget ledger.",
+        subcommands = {PrivacyCommand.Epsilon.class, PrivacyCommand.Rdp.class, PrivacyCommand.Sigma.class,
+            PrivacyCommand.Gaussian.class, PrivacyCommand.Ledger.class})
 public final class PrivacyCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -13,5 +41,326 @@ public final class PrivacyCommand implements Runnable {
     @Override
     public void run() {
         spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    static void checkDelta(double delta) {
+        if (!(delta > 0 && delta < 1)) {
+            throw new UsageException("--delta must be in (0, 1), got " + delta);
+        }
+    }
+
+    static void checkRate(double q) {
+        if (!(q > 0 && q <= 1)) {
+            throw new UsageException("--sample-rate must be in (0, 1], got " + q);
+        }
+    }
+
+    static PrivacyAccountant accountant(String name, List<String> warnings) {
+        if ("rdp".equals(name)) {
+            return new RdpAccountant(NeighbouringRelation.ADD_OR_REMOVE_ONE, RdpAccountant.DEFAULT_ORDERS, warnings::add);
+        }
+        try {
+            return Accountants.byName(name, NeighbouringRelation.ADD_OR_REMOVE_ONE);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--accountant: " + e.getMessage(), e);
+        }
+    }
+
+    static void printWarnings(CommandLine.Model.CommandSpec spec, List<String> warnings) {
+        for (String w : warnings) {
+            spec.commandLine().getErr().println("privadapt: warning: " + w);
+        }
+    }
+
+    /** Options of the Poisson-subsampled Gaussian mechanism repeated for a number of steps. */
+    static final class Training {
+        @Option(names = "--sample-rate", required = true, paramLabel = "Q", description = "Poisson sampling probability q.")
+        double q;
+
+        @Option(names = "--steps", required = true, paramLabel = "T", description = "Number of steps.")
+        long steps;
+
+        void check() {
+            checkRate(q);
+            if (steps < 1) {
+                throw new UsageException("--steps must be at least 1, got " + steps);
+            }
+        }
+    }
+
+    @Command(name = "epsilon", mixinStandardHelpOptions = true,
+            description = "Epsilon of T steps of the Poisson-subsampled Gaussian mechanism (DP-SGD) at delta, add/remove neighbours.")
+    static final class Epsilon implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--noise-multiplier", required = true, paramLabel = "S", description = "Noise std / clip norm.")
+        double sigma;
+
+        @CommandLine.Mixin
+        Training training;
+
+        @Option(names = "--delta", required = true, paramLabel = "D")
+        double delta;
+
+        @Option(names = "--accountant", defaultValue = "rdp", description = "rdp or pld (default: ${DEFAULT-VALUE}).")
+        String accountant;
+
+        @Option(names = "--json", description = "JSON on standard output: epsilon, delta, accountant (and order for rdp).")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            training.check();
+            checkDelta(delta);
+            if (!(sigma >= 0)) {
+                throw new UsageException("--noise-multiplier must be >= 0, got " + sigma);
+            }
+            List<String> warnings = new ArrayList<>();
+            PrivacyAccountant acc = accountant(accountant, warnings);
+            DpEvent e = NoiseCalibration.dpSgdEvent(sigma, training.q, training.steps);
+            Map<String, Object> out = new LinkedHashMap<>();
+            if (acc instanceof RdpAccountant rdp) {
+                double[] eo = rdp.epsilonAndOrder(e, delta);
+                out.put("epsilon", eo[0]);
+                out.put("delta", delta);
+                out.put("accountant", acc.name());
+                out.put("order", eo[1]);
+            } else {
+                out.put("epsilon", acc.epsilon(e, delta));
+                out.put("delta", delta);
+                out.put("accountant", acc.name());
+            }
+            out.put("event", EventJson.write(e));
+            out.put("relation", NeighbouringRelation.ADD_OR_REMOVE_ONE.id());
+            out.put("warnings", warnings);
+            PrintWriter w = spec.commandLine().getOut();
+            if (json) {
+                w.println(Json.write(out));
+            } else {
+                printWarnings(spec, warnings);
+                w.printf(Locale.ROOT, "epsilon = %.10g at delta = %s (%s accountant%s; %s; add/remove neighbours)%n",
+                        (double) out.get("epsilon"), delta, acc.name(),
+                        out.containsKey("order") ? ", optimal order " + out.get("order") : "", e.describe());
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    @Command(name = "rdp", mixinStandardHelpOptions = true,
+            description = "RDP of ONE step of the Poisson-subsampled Gaussian mechanism at the given orders.")
+    static final class Rdp implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--noise-multiplier", required = true, paramLabel = "S")
+        double sigma;
+
+        @Option(names = "--sample-rate", required = true, paramLabel = "Q")
+        double q;
+
+        @Option(names = "--orders", split = ",", paramLabel = "A", description = "Rényi orders (> 1); default: the standard grid.")
+        double[] orders;
+
+        @Option(names = "--json", description = "JSON on standard output: rdp (one value per order), orders.")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            checkRate(q);
+            double[] o = orders == null ? RdpAccountant.DEFAULT_ORDERS : orders;
+            for (double a : o) {
+                if (!(a > 1)) {
+                    throw new UsageException("--orders must all be > 1, got " + a);
+                }
+            }
+            // keep the caller's order of orders in the output
+            double[] values = new double[o.length];
+            for (int i = 0; i < o.length; i++) {
+                values[i] = new RdpAccountant(NeighbouringRelation.ADD_OR_REMOVE_ONE, new double[] {o[i]}, w -> { })
+                        .rdp(new PoissonSampledEvent(q, new GaussianEvent(sigma)))[0];
+            }
+            PrintWriter w = spec.commandLine().getOut();
+            if (json) {
+                Map<String, Object> out = new LinkedHashMap<>();
+                out.put("rdp", values);
+                out.put("orders", o);
+                out.put("noise_multiplier", sigma);
+                out.put("sample_rate", q);
+                w.println(Json.write(out));
+            } else {
+                w.println("order          rdp (one step)");
+                for (int i = 0; i < o.length; i++) {
+                    w.printf(Locale.ROOT, "%-14s %.12g%n", o[i], values[i]);
+                }
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    @Command(name = "sigma", mixinStandardHelpOptions = true,
+            description = "The smallest noise multiplier whose T steps of DP-SGD reach (epsilon, delta); never overshoots.")
+    static final class Sigma implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--epsilon", required = true, paramLabel = "E")
+        double epsilon;
+
+        @Option(names = "--delta", required = true, paramLabel = "D")
+        double delta;
+
+        @CommandLine.Mixin
+        Training training;
+
+        @Option(names = "--accountant", defaultValue = "rdp", description = "rdp or pld (default: ${DEFAULT-VALUE}).")
+        String accountant;
+
+        @Option(names = "--json", description = "JSON on standard output: noise_multiplier, epsilon, delta, accountant.")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            training.check();
+            checkDelta(delta);
+            if (!(epsilon > 0)) {
+                throw new UsageException("--epsilon must be > 0, got " + epsilon);
+            }
+            List<String> warnings = new ArrayList<>();
+            PrivacyAccountant acc = accountant(accountant, warnings);
+            double s;
+            try {
+                s = NoiseCalibration.noiseMultiplier(acc, epsilon, delta, training.q, training.steps);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage(), e);
+            }
+            double reached = acc.epsilon(NoiseCalibration.dpSgdEvent(s, training.q, training.steps), delta);
+            PrintWriter w = spec.commandLine().getOut();
+            if (json) {
+                Map<String, Object> out = new LinkedHashMap<>();
+                out.put("noise_multiplier", s);
+                out.put("epsilon", reached);
+                out.put("target_epsilon", epsilon);
+                out.put("delta", delta);
+                out.put("accountant", acc.name());
+                w.println(Json.write(out));
+            } else {
+                w.printf(Locale.ROOT, "noise multiplier = %.10g (epsilon %.10g <= %s at delta %s, %s accountant)%n", s, reached,
+                        epsilon, delta, acc.name());
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    @Command(name = "gaussian", mixinStandardHelpOptions = true,
+            description = "Noise standard deviation of the Gaussian mechanism for (epsilon, delta) and an L2 sensitivity.")
+    static final class Gaussian implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--epsilon", required = true, paramLabel = "E")
+        double epsilon;
+
+        @Option(names = "--delta", required = true, paramLabel = "D")
+        double delta;
+
+        @Option(names = "--sensitivity", required = true, paramLabel = "X", description = "L2 sensitivity.")
+        double sensitivity;
+
+        @Option(names = "--analytic", description = "Analytic Gaussian mechanism (Balle and Wang 2018, exact); "
+                + "default: the classic calibration, valid for epsilon < 1 only.")
+        boolean analytic;
+
+        @Option(names = "--json", description = "JSON on standard output: sigma, calibration.")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            double sigma;
+            try {
+                sigma = analytic ? GaussianCalibration.analyticSigma(epsilon, delta, sensitivity)
+                        : GaussianCalibration.classicSigma(epsilon, delta, sensitivity);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage(), e);
+            }
+            PrintWriter w = spec.commandLine().getOut();
+            if (json) {
+                Map<String, Object> out = new LinkedHashMap<>();
+                out.put("sigma", sigma);
+                out.put("calibration", analytic ? "analytic" : "classic");
+                out.put("epsilon", epsilon);
+                out.put("delta", delta);
+                out.put("sensitivity", sensitivity);
+                out.put("exact_delta", GaussianCalibration.exactDelta(sigma, epsilon, sensitivity));
+                w.println(Json.write(out));
+            } else {
+                w.printf(Locale.ROOT, "sigma = %.10g (%s calibration; exact delta at this sigma %.4g)%n", sigma,
+                        analytic ? "analytic" : "classic", GaussianCalibration.exactDelta(sigma, epsilon, sensitivity));
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    @Command(name = "ledger", mixinStandardHelpOptions = true, description = "Print a party's budget ledger and its total.")
+    static final class Ledger implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "FILE")
+        Path file;
+
+        @Option(names = "--json", description = "JSON on standard output.")
+        boolean json;
+
+        @Override
+        public Integer call() throws Exception {
+            BudgetLedger.Snapshot s = BudgetLedger.open(file).read();
+            PrintWriter w = spec.commandLine().getOut();
+            if (json) {
+                Map<String, Object> out = new LinkedHashMap<>();
+                out.put("file", s.file().toString());
+                out.put("party", s.party());
+                out.put("budget", Map.of("epsilon", s.budget().epsilon(), "delta", s.budget().delta()));
+                out.put("relation", s.relation().id());
+                out.put("epsilon_spent", s.epsilonSpent());
+                out.put("epsilon_remaining", s.epsilonRemaining());
+                out.put("accountant", s.accountant());
+                out.put("all_noise_secure", s.allNoiseSecure());
+                List<Map<String, Object>> entries = new ArrayList<>();
+                for (BudgetLedger.Entry e : s.entries()) {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("seq", e.seq());
+                    m.put("time", e.time());
+                    m.put("label", e.label());
+                    m.put("mechanism", e.mechanism());
+                    m.put("event", EventJson.write(e.event()));
+                    m.put("sampler", e.sampler());
+                    m.put("secure_noise", e.secureNoise());
+                    m.put("parameters", e.parameters());
+                    m.put("epsilon_after", e.epsilonAfter());
+                    entries.add(m);
+                }
+                out.put("entries", entries);
+                w.println(Json.write(out));
+                return ExitCodes.OK;
+            }
+            w.printf(Locale.ROOT, "ledger %s%nparty %s, budget (eps=%s, delta=%s), %s neighbours%n%n", s.file(), s.party(),
+                    s.budget().epsilon(), s.budget().delta(), s.relation().description());
+            w.printf(Locale.ROOT, "  %-4s %-24s %-28s %-12s %s%n", "#", "time", "label", "eps after", "event / sampler");
+            for (BudgetLedger.Entry e : s.entries()) {
+                w.printf(Locale.ROOT, "  %-4d %-24s %-28s %-12.6g %s%n  %4s %s%n", e.seq(), e.time(), e.label(), e.epsilonAfter(),
+                        e.event().describe(), "", e.mechanism() + "; " + e.sampler() + (e.secureNoise() ? "" : " [NOT SECURE]"));
+            }
+            w.printf(Locale.ROOT, "%ntotal: epsilon %.6g of %s spent at delta %s (%s accountant), %.6g remaining%n",
+                    s.epsilonSpent(), s.budget().epsilon(), s.budget().delta(), s.accountant(), s.epsilonRemaining());
+            if (!s.allNoiseSecure()) {
+                w.println("NOT PRIVATE: at least one release used seeded (non-secure) noise; its guarantee does not hold.");
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    static String orders(double[] o) {
+        return Arrays.toString(o);
     }
 }

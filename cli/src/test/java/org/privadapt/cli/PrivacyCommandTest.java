@@ -1,0 +1,99 @@
+package org.privadapt.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
+import static org.assertj.core.api.Assertions.withinPercentage;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.privadapt.cli.report.Json;
+import org.privadapt.privacy.NeighbouringRelation;
+import org.privadapt.privacy.PrivacyBudget;
+import org.privadapt.privacy.events.GaussianEvent;
+import org.privadapt.privacy.ledger.BudgetLedger;
+
+class PrivacyCommandTest {
+    @TempDir
+    Path dir;
+
+    static JsonNode json(String... args) throws Exception {
+        CliHarness.Result r = CliHarness.run(args);
+        assertThat(r.code()).as(r.err()).isZero();
+        return Json.MAPPER.readTree(r.out());
+    }
+
+    @Test
+    void epsilonOfTheOpacusSetting() throws Exception {
+        JsonNode j = json("privacy", "epsilon", "--noise-multiplier", "1.5", "--sample-rate", "0.04", "--steps", "2250",
+                "--delta", "1e-5", "--json");
+        assertThat(j.get("epsilon").asDouble()).isCloseTo(7.3291111714386545, withinPercentage(1e-4));
+        assertThat(j.get("delta").asDouble()).isEqualTo(1e-5);
+        assertThat(j.get("accountant").asText()).isEqualTo("rdp");
+        assertThat(j.get("order").asDouble()).isEqualTo(3.9);
+    }
+
+    @Test
+    void rdpPerOrderForOneStep() throws Exception {
+        JsonNode j = json("privacy", "rdp", "--noise-multiplier", "2.5", "--sample-rate", "0.01", "--orders", "1.5,2.5,50",
+                "--json");
+        // one step is 1/50 of dp_accounting's 50-step values (exact values at the fractional orders)
+        assertThat(j.get("rdp").get(0).asDouble()).isCloseTo(6.500708971867e-04 / 50, withinPercentage(1e-6));
+        assertThat(j.get("rdp").get(1).asDouble()).isCloseTo(1.085418056917e-03 / 50, withinPercentage(1e-6));
+        assertThat(j.get("rdp").get(2).asDouble()).isCloseTo(2.38460375e-02 / 50, withinPercentage(1e-5));
+    }
+
+    @Test
+    void sigmaNeverOvershoots() throws Exception {
+        JsonNode j = json("privacy", "sigma", "--epsilon", "8", "--delta", "1e-5", "--sample-rate", "0.04", "--steps", "2250",
+                "--json");
+        double s = j.get("noise_multiplier").asDouble();
+        assertThat(s).isCloseTo(1.416, offset(2e-3));
+        JsonNode back = json("privacy", "epsilon", "--noise-multiplier", Double.toString(s), "--sample-rate", "0.04",
+                "--steps", "2250", "--delta", "1e-5", "--json");
+        assertThat(back.get("epsilon").asDouble()).isLessThanOrEqualTo(8.0);
+    }
+
+    @Test
+    void gaussianClassicAndAnalytic() throws Exception {
+        JsonNode a = json("privacy", "gaussian", "--epsilon", "1", "--delta", "1e-5", "--sensitivity", "1", "--analytic", "--json");
+        assertThat(a.get("sigma").asDouble()).isCloseTo(3.7306, offset(1e-3));
+        assertThat(a.get("exact_delta").asDouble()).isLessThanOrEqualTo(1e-5);
+        JsonNode c = json("privacy", "gaussian", "--epsilon", "0.5", "--delta", "1e-5", "--sensitivity", "2", "--json");
+        assertThat(c.get("sigma").asDouble()).isCloseTo(2 * Math.sqrt(2 * Math.log(1.25e5)) / 0.5, offset(1e-12));
+        CliHarness.Result refused = CliHarness.run("privacy", "gaussian", "--epsilon", "2", "--delta", "1e-5", "--sensitivity", "1");
+        assertThat(refused.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(refused.err()).contains("epsilon < 1");
+    }
+
+    @Test
+    void badArgumentsAreUsageErrors() {
+        assertThat(CliHarness.run("privacy", "epsilon", "--noise-multiplier", "1", "--sample-rate", "2", "--steps", "10",
+                "--delta", "1e-5").code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(CliHarness.run("privacy", "epsilon", "--noise-multiplier", "1", "--sample-rate", "0.1", "--steps", "10",
+                "--delta", "1").code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(CliHarness.run("privacy", "epsilon", "--noise-multiplier", "1", "--sample-rate", "0.1", "--steps", "10",
+                "--delta", "1e-5", "--accountant", "magic").err()).contains("unknown accountant 'magic'");
+    }
+
+    @Test
+    void ledgerIsPrintedWithItsTotalAndTamperingIsAnArtifactError() throws Exception {
+        Path f = dir.resolve("target.ledger.json");
+        BudgetLedger l = BudgetLedger.openOrCreate(f, "target", new PrivacyBudget(3, 1e-5), NeighbouringRelation.ADD_OR_REMOVE_ONE);
+        l.charge(new BudgetLedger.Charge("covariance release", "Gaussian symmetric matrix", new GaussianEvent(4),
+                Map.of("sigma", 4.0), "AES-256-CTR", true));
+        CliHarness.Result r = CliHarness.run("privacy", "ledger", f.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("party target").contains("covariance release").contains("total: epsilon");
+        JsonNode j = json("privacy", "ledger", f.toString(), "--json");
+        assertThat(j.get("entries")).hasSize(1);
+        assertThat(j.get("epsilon_spent").asDouble()).isPositive().isLessThan(3);
+        Files.writeString(f, Files.readString(f).replace("covariance release", "something else"));
+        CliHarness.Result bad = CliHarness.run("privacy", "ledger", f.toString());
+        assertThat(bad.code()).isEqualTo(ExitCodes.ARTIFACT);
+        assertThat(bad.err()).contains("hash chain");
+    }
+}
