@@ -52,7 +52,9 @@ public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "SUITE", description = "A suite name (see 'privadapt datasets') or 'linalg'.")
+    @Parameters(index = "0", paramLabel = "SUITE",
+            description = "A suite name (see 'privadapt datasets'), or 'linalg' (linear-algebra backends), or 'accounting' "
+                    + "(accountant speed).")
     String suiteName;
 
     @Option(names = "--methods", split = ",", paramLabel = "NAME", defaultValue = "source-only,coral",
@@ -103,6 +105,9 @@ public final class BenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if ("linalg".equals(suiteName)) {
             return new LinalgBench(quick, backends, spec.commandLine().getOut(), output).run();
+        }
+        if ("accounting".equals(suiteName)) {
+            return new AccountingBench(spec.commandLine().getOut(), output).run();
         }
         methodOptions.config(Map.of()); // validates
         int runs = methodOptions.runs;
