@@ -1,0 +1,147 @@
+package org.privadapt.privacy.noise;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.security.DrbgParameters;
+import java.security.GeneralSecurityException;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.Arrays;
+import javax.crypto.Cipher;
+import javax.crypto.spec.IvParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * The default generator: the keystream of AES-256 in counter mode ({@code AES/CTR/NoPadding}, AES-NI accelerated
+ * by the JDK where the CPU has it), keyed from {@link SecureRandom}. The 64-bit outputs are the keystream read as
+ * little-endian longs; under the standard assumption that AES-256 is a pseudorandom permutation they are
+ * computationally indistinguishable from uniform bits.
+ *
+ * <p>Construction, in the spirit of NIST SP 800-90A's CTR_DRBG (not a validated implementation of it):
+ * <ul>
+ *   <li>Output is produced in <em>requests</em> of {@value #REQUEST_BYTES} bytes (2^19 bits, CTR_DRBG's maximum
+ *       per request). Each request encrypts {@value #REQUEST_BYTES} + 48 zero bytes under the current key and
+ *       counter; the last 48 bytes are never output and become the next request's key (32 bytes) and initial
+ *       counter (16 bytes), after which the previous key is overwritten. This is CTR_DRBG's update step: reading
+ *       the state after a request does not reveal earlier requests' output (backtracking resistance).</li>
+ *   <li>Every {@value #REQUESTS_PER_SEED} requests (64 MiB of output) the key and counter are instead drawn afresh
+ *       from the process-wide {@link SecureRandom} ({@code DRBG}: SP 800-90A Hash_DRBG, SHA-256, 256-bit
+ *       strength, seeded by the operating system), far inside CTR_DRBG's reseed interval of 2^48 requests, so a
+ *       compromised state stops predicting output after at most 64 MiB. A single key produces 4,099 blocks, so
+ *       the PRP/PRF switching term (q^2 / 2^129) is below 2^-104 per key.</li>
+ * </ul>
+ *
+ * <p>Not thread-safe (see {@link RandomBits}); {@link #split()} returns a new instance keyed from
+ * {@link SecureRandom}, statistically independent of this one.
+ */
+public final class SecureRandomBits implements RandomBits {
+    /** Bytes of output per request (2^19 bits, NIST SP 800-90A CTR_DRBG's max_number_of_bits_per_request). */
+    public static final int REQUEST_BYTES = 1 << 16;
+    /** Requests between two keys drawn from {@link SecureRandom} (64 MiB of output). */
+    public static final int REQUESTS_PER_SEED = 1 << 10;
+
+    private static final int KEY_BYTES = 32;
+    private static final int COUNTER_BYTES = 16;
+    private static final int STATE_BYTES = KEY_BYTES + COUNTER_BYTES;
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private final SecureRandom seeder;
+    private final int requestBytes;
+    private final int requestsPerSeed;
+    private final Cipher cipher;
+    private final byte[] zeros;
+    private final byte[] stream;
+    private final byte[] state = new byte[STATE_BYTES];
+    private int position;
+    private int requestsLeft;
+
+    /** A generator keyed from the process-wide {@code DRBG} {@link SecureRandom}. */
+    public SecureRandomBits() {
+        this(Seeder.INSTANCE, REQUEST_BYTES, REQUESTS_PER_SEED);
+    }
+
+    /** For tests: a given seeder (which supplies key and counter) and request sizes. */
+    SecureRandomBits(SecureRandom seeder, int requestBytes, int requestsPerSeed) {
+        if (requestBytes <= 0 || requestBytes % Long.BYTES != 0) {
+            throw new IllegalArgumentException("request size must be a positive multiple of 8, got " + requestBytes);
+        }
+        if (requestsPerSeed <= 0) {
+            throw new IllegalArgumentException("requests per seed must be > 0, got " + requestsPerSeed);
+        }
+        this.seeder = seeder;
+        this.requestBytes = requestBytes;
+        this.requestsPerSeed = requestsPerSeed;
+        try {
+            this.cipher = Cipher.getInstance("AES/CTR/NoPadding");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("AES/CTR/NoPadding is not available in this JDK", e);
+        }
+        this.zeros = new byte[requestBytes + STATE_BYTES];
+        this.stream = new byte[requestBytes + STATE_BYTES];
+        this.position = requestBytes; // empty: the first draw fills
+        this.requestsLeft = 0; // the first request is keyed from the seeder
+    }
+
+    @Override
+    public long nextLong() {
+        if (position == requestBytes) {
+            refill();
+        }
+        long value = (long) LONGS.get(stream, position);
+        position += Long.BYTES;
+        return value;
+    }
+
+    private void refill() {
+        if (requestsLeft == 0) {
+            seeder.nextBytes(state);
+            requestsLeft = requestsPerSeed;
+        } else {
+            System.arraycopy(stream, requestBytes, state, 0, STATE_BYTES);
+        }
+        requestsLeft--;
+        try {
+            cipher.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(state, 0, KEY_BYTES, "AES"),
+                    new IvParameterSpec(state, KEY_BYTES, COUNTER_BYTES));
+            int produced = cipher.update(zeros, 0, zeros.length, stream, 0);
+            if (produced != zeros.length) {
+                throw new IllegalStateException("AES-CTR produced " + produced + " bytes, expected " + zeros.length);
+            }
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("AES-CTR keystream generation failed", e);
+        } finally {
+            Arrays.fill(state, (byte) 0);
+        }
+        position = 0;
+    }
+
+    @Override
+    public boolean isSecure() {
+        return true;
+    }
+
+    @Override
+    public String name() {
+        return "AES-256-CTR keyed from SecureRandom(" + seeder.getAlgorithm() + ")";
+    }
+
+    /** A new generator with its own key and counter drawn from the same {@link SecureRandom}. */
+    @Override
+    public SecureRandomBits split() {
+        return new SecureRandomBits(seeder, requestBytes, requestsPerSeed);
+    }
+
+    private static final class Seeder {
+        static final SecureRandom INSTANCE = create();
+
+        private static SecureRandom create() {
+            try {
+                return SecureRandom.getInstance("DRBG",
+                        DrbgParameters.instantiation(256, DrbgParameters.Capability.RESEED_ONLY, null));
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("the JDK's DRBG SecureRandom (256-bit strength) is not available", e);
+            }
+        }
+    }
+}
