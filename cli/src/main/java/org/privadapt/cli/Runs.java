@@ -16,6 +16,7 @@ import org.privadapt.methods.core.AdaptationOutcome;
 import org.privadapt.methods.core.AdaptationTask;
 import org.privadapt.methods.core.MethodConfig;
 import org.privadapt.methods.core.Methods;
+import org.privadapt.methods.core.PrivacyContext;
 import org.privadapt.privacy.PrivacyCost;
 
 /** Shared pieces of {@code run}, {@code bench} and {@code demo}: argument parsing, repetition, summaries. */
@@ -40,15 +41,22 @@ public final class Runs {
     }
 
     /** Runs {@code method} {@code runs} times with seeds seed, seed+1, ... and summarises. */
+    /** Supplies a fresh privacy context for each repetition. */
+    @FunctionalInterface
+    public interface Contexts {
+        PrivacyContext forRun(int run) throws org.privadapt.privacy.ledger.BudgetLedger.LedgerException;
+    }
+
     public static Report.TaskResult repeat(AdaptationMethod method, AdaptationTask task, MethodConfig config, int runs,
-                                           Map<String, String> sweep, String sourceName, String targetName, Progress progress)
-            throws DataException {
+                                           Map<String, String> sweep, String sourceName, String targetName, Progress progress,
+                                           Contexts contexts)
+            throws DataException, org.privadapt.privacy.BudgetExceededException, org.privadapt.privacy.ledger.BudgetLedger.LedgerException {
         List<Double> acc = new ArrayList<>();
         Map<String, PrivacyCost> privacy = null;
         for (int r = 0; r < runs; r++) {
             AdaptationOutcome o;
             try {
-                o = method.run(task, config.withSeed(config.seed() + r));
+                o = method.run(task, config.withSeed(config.seed() + r), contexts.forRun(r));
             } catch (IllegalArgumentException e) {
                 throw new UsageException(method.name() + ": " + e.getMessage(), e);
             }
@@ -114,8 +122,11 @@ public final class Runs {
         StringBuilder sb = new StringBuilder();
         r.privacy().forEach((party, s) -> {
             sb.append(sb.length() == 0 ? "" : "; ").append(party).append(' ');
-            if (!s.isPrivate()) {
+            if (!s.isPrivate() && "inf".equals(s.epsilon())) {
                 sb.append("not private (its data is read without protection)");
+            } else if (!s.isPrivate()) {
+                sb.append(String.format(Locale.ROOT, "(eps=%.3g, delta=%.2g) nominal, NOT PRIVATE: seeded noise",
+                        ((Number) s.epsilon()).doubleValue(), s.delta()));
             } else if (((Number) s.epsilon()).doubleValue() == 0) {
                 sb.append("nothing read");
             } else {

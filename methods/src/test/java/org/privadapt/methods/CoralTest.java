@@ -10,6 +10,7 @@ import org.privadapt.math.LinAlg;
 import org.privadapt.methods.coral.Coral;
 import org.privadapt.methods.core.AdaptationTask;
 import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.core.PrivacyContext;
 import org.privadapt.methods.core.Methods;
 import org.privadapt.methods.core.TaskPreparation;
 
@@ -48,8 +49,8 @@ class CoralTest {
         for (long seed = 1; seed <= 5; seed++) {
             var p = SyntheticShift.generate(SyntheticShift.Config.demo(), seed);
             AdaptationTask t = TaskPreparation.prepare("syn", p.source(), p.target(), p.target(), Preprocessing.parse("center"));
-            double so = Methods.get("source-only").run(t, MethodConfig.defaults()).accuracy();
-            double co = Methods.get("coral").run(t, MethodConfig.defaults()).accuracy();
+            double so = Methods.get("source-only").run(t, MethodConfig.defaults(), PrivacyContext.secure(1, 1e-5)).accuracy();
+            double co = Methods.get("coral").run(t, MethodConfig.defaults(), PrivacyContext.secure(1, 1e-5)).accuracy();
             assertThat(co).as("seed %d", seed).isGreaterThan(so);
             gainSum += co - so;
         }
@@ -60,9 +61,9 @@ class CoralTest {
     void sourceOnlyReadsNothingFromTheTarget() throws Exception {
         var p = SyntheticShift.generate(SyntheticShift.Config.demo(), 1);
         AdaptationTask t = TaskPreparation.prepare("syn", p.source(), p.target(), p.target(), Preprocessing.none());
-        var o = Methods.get("source-only").run(t, MethodConfig.defaults());
+        var o = Methods.get("source-only").run(t, MethodConfig.defaults(), PrivacyContext.secure(1, 1e-5));
         assertThat(o.privacy().get("target").epsilon()).isZero();
         assertThat(o.privacy().get("source").isPrivate()).isFalse();
-        assertThat(Methods.get("coral").run(t, MethodConfig.defaults()).privacy().get("target").isPrivate()).isFalse();
+        assertThat(Methods.get("coral").run(t, MethodConfig.defaults(), PrivacyContext.secure(1, 1e-5)).privacy().get("target").isPrivate()).isFalse();
     }
 }

@@ -13,6 +13,7 @@ import org.privadapt.cli.DataSpecs;
 import org.privadapt.cli.ExitCodes;
 import org.privadapt.cli.MethodOptions;
 import org.privadapt.cli.OutputOptions;
+import org.privadapt.cli.PrivacyOptions;
 import org.privadapt.cli.Progress;
 import org.privadapt.cli.Runs;
 import org.privadapt.cli.UsageException;
@@ -87,17 +88,23 @@ public final class BenchCommand implements Callable<Integer> {
     MethodOptions methodOptions;
 
     @Mixin
+    PrivacyOptions privacy;
+
+    @Mixin
     DataSpecs data;
 
     @Mixin
     OutputOptions output;
 
-    /** Default preprocessing per suite: the protocol of the papers that use it. */
-    static String defaultPreprocessing(String suite) {
+    /**
+     * Default preprocessing per suite: the protocol of the papers that use it, or, when a private method is among
+     * those compared, a row-local version of it (private methods refuse steps fitted on a protected party's data).
+     */
+    static String defaultPreprocessing(String suite, boolean anyPrivate) {
         return switch (suite) {
-            case "office-caltech10" -> "l1,zscore";
+            case "office-caltech10" -> anyPrivate ? "l2" : "l1,zscore";
             case "amazon-reviews", "iu-chest-xray" -> "none";
-            default -> "zscore";
+            default -> anyPrivate ? "none" : "zscore";
         };
     }
 
@@ -120,7 +127,11 @@ public final class BenchCommand implements Callable<Integer> {
         for (String m : methods) {
             ms.add(Runs.method(m.trim()));
         }
-        Preprocessing pre = Runs.preprocessing(preprocess != null ? preprocess : defaultPreprocessing(suite.name()));
+        boolean anyPrivate = ms.stream().anyMatch(AdaptationMethod::isPrivate);
+        privacy.validate(anyPrivate);
+        Preprocessing pre = Runs.preprocessing(preprocess != null ? preprocess : defaultPreprocessing(suite.name(), anyPrivate));
+        java.util.Set<String> protectedParties = new java.util.TreeSet<>();
+        ms.forEach(m -> protectedParties.addAll(m.protectedParties()));
         List<String[]> pairs = resolveTasks(suite);
         String sweepName = null;
         List<String> sweepValues = List.of("");
@@ -141,7 +152,12 @@ public final class BenchCommand implements Callable<Integer> {
                 Dataset tgt = reg.load(suite.name(), pair[1], suite.adaptSplit());
                 Dataset eval = reg.load(suite.name(), pair[1], suite.evalSplit());
                 String taskName = shortOf(suite, pair[0]) + "->" + shortOf(suite, pair[1]);
-                AdaptationTask task = TaskPreparation.prepare(taskName, src, tgt, eval, pre);
+                AdaptationTask task;
+                try {
+                    task = TaskPreparation.prepare(taskName, src, tgt, eval, pre, protectedParties);
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(e.getMessage(), e);
+                }
                 datasets.putIfAbsent(src.domain(), Report.DatasetInfo.of("source", src));
                 datasets.putIfAbsent(tgt.domain(), Report.DatasetInfo.of("target", tgt));
                 datasets.putIfAbsent(eval.domain(), Report.DatasetInfo.of("target-eval", eval));
@@ -150,7 +166,8 @@ public final class BenchCommand implements Callable<Integer> {
                     MethodConfig config = methodOptions.config(sw);
                     for (AdaptationMethod m : ms) {
                         progress.message(taskName + " " + m.name());
-                        results.add(Runs.repeat(m, task, config, runs, sw, pair[0], pair[1], progress));
+                        results.add(Runs.repeat(m, task, config, runs, sw, pair[0], pair[1], progress,
+                                run -> privacy.context(run, null, null, null, null)));
                     }
                 }
             }
@@ -161,6 +178,10 @@ public final class BenchCommand implements Callable<Integer> {
         cfg.put("tasks", pairs.stream().map(t -> t[0] + "->" + t[1]).toList());
         cfg.put("preprocess", pre.spec());
         cfg.putAll(methodOptions.describe());
+        if (anyPrivate) {
+            cfg.put("delta", privacy.delta());
+            cfg.put("seeded_noise", privacy.seeded());
+        }
         if (sweep != null) {
             cfg.put("sweep", sweep);
         }

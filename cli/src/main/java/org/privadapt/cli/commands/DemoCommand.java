@@ -19,6 +19,7 @@ import org.privadapt.data.synthetic.SyntheticShift;
 import org.privadapt.math.LinAlg;
 import org.privadapt.methods.core.AdaptationTask;
 import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.core.PrivacyContext;
 import org.privadapt.methods.core.TaskPreparation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -68,7 +69,8 @@ public final class DemoCommand implements Callable<Integer> {
         MethodConfig config = MethodConfig.defaults();
         List<Report.TaskResult> results = new ArrayList<>();
         for (String m : List.of("source-only", "coral")) {
-            results.add(Runs.repeat(Runs.method(m), task, config, 1, null, "synthetic/source", "synthetic/target", null));
+            results.add(Runs.repeat(Runs.method(m), task, config, 1, null, "synthetic/source", "synthetic/target", null,
+                    run -> PrivacyContext.secure(1.0, 1e-5)));
         }
         PrintWriter out = spec.commandLine().getOut();
         if (json) {

@@ -12,6 +12,8 @@ import org.privadapt.cli.DataSpecs;
 import org.privadapt.cli.ExitCodes;
 import org.privadapt.cli.MethodOptions;
 import org.privadapt.cli.OutputOptions;
+import org.privadapt.cli.PrivacyOptions;
+import org.privadapt.cli.UsageException;
 import org.privadapt.cli.Runs;
 import org.privadapt.cli.Version;
 import org.privadapt.cli.report.Json;
@@ -56,10 +58,26 @@ public final class RunCommand implements Callable<Integer> {
             description = "Labelled target rows to measure accuracy on (default: TARGET itself, or the suite's test split).")
     String targetEval;
 
-    @Option(names = "--preprocess", paramLabel = "STEPS", defaultValue = "l1,zscore",
+    @Option(names = "--preprocess", paramLabel = "STEPS",
             description = "Preprocessing steps, each fitted on its own party's data: l1, center, zscore, minmax, "
-                    + "minmax=LO:HI, clip=BOUND, none (default: ${DEFAULT-VALUE}).")
+                    + "minmax=LO:HI, clip=BOUND, l2, none (default: l1,zscore; l2 for private methods, which accept only "
+                    + "row-local steps for the parties they protect).")
     String preprocess;
+
+    @Option(names = "--source-ledger", paramLabel = "FILE", description = "The source's budget ledger (created if absent).")
+    java.nio.file.Path sourceLedger;
+
+    @Option(names = "--target-ledger", paramLabel = "FILE", description = "The target's budget ledger (created if absent).")
+    java.nio.file.Path targetLedger;
+
+    @Option(names = "--source-budget", paramLabel = "E", description = "Total epsilon of a new source ledger (default: the run's).")
+    Double sourceBudget;
+
+    @Option(names = "--target-budget", paramLabel = "E", description = "Total epsilon of a new target ledger (default: the run's).")
+    Double targetBudget;
+
+    @Mixin
+    PrivacyOptions privacy;
 
     @Mixin
     MethodOptions methodOptions;
@@ -75,14 +93,21 @@ public final class RunCommand implements Callable<Integer> {
         MethodConfig config = methodOptions.config(Map.of());
         int runs = methodOptions.runs;
         AdaptationMethod m = Runs.method(method);
-        Preprocessing pre = Runs.preprocessing(preprocess);
+        privacy.validate(m.isPrivate());
+        Preprocessing pre = Runs.preprocessing(preprocess != null ? preprocess : m.isPrivate() ? "l2" : "l1,zscore");
         Dataset src = data.load(source, DataSpecs.Role.SOURCE);
         Dataset tgt = data.load(target, DataSpecs.Role.TARGET);
         Dataset eval = targetEval != null ? data.load(targetEval, DataSpecs.Role.EVALUATION)
                 : (data.registry().isRef(target) && target.indexOf(':') < 0 ? data.load(target, DataSpecs.Role.EVALUATION) : tgt);
         String taskName = Runs.shortName(source) + " -> " + Runs.shortName(target);
-        AdaptationTask task = TaskPreparation.prepare(taskName, src, tgt, eval, pre);
-        Report.TaskResult result = Runs.repeat(m, task, config, runs, null, source, target, null);
+        AdaptationTask task;
+        try {
+            task = TaskPreparation.prepare(taskName, src, tgt, eval, pre, m.protectedParties());
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(m.name() + ": " + e.getMessage(), e);
+        }
+        Report.TaskResult result = Runs.repeat(m, task, config, runs, null, source, target, null,
+                run -> privacy.context(run, sourceLedger, targetLedger, sourceBudget, targetBudget));
 
         List<Report.DatasetInfo> datasets = new ArrayList<>();
         datasets.add(Report.DatasetInfo.of("source", task.source()));
@@ -94,6 +119,10 @@ public final class RunCommand implements Callable<Integer> {
         cfg.put("method", m.name());
         cfg.put("preprocess", pre.spec());
         cfg.putAll(methodOptions.describe());
+        if (m.isPrivate()) {
+            cfg.put("delta", privacy.delta());
+            cfg.put("seeded_noise", privacy.seeded());
+        }
         Report report = new Report("privadapt", Version.get(), "run", Instant.now().toString(),
                 Report.Environment.current(LinAlg.backend().description()), cfg, datasets, List.of(result), List.of());
         String md = Markdown.resultsTable("privadapt run: " + m.name(), List.of(result));

@@ -47,14 +47,21 @@ public record Report(String tool, String version, String command, String created
                              List<Double> accuracies, Map<String, PartySpend> privacy) {
     }
 
-    /** One party's spend: epsilon and delta, or {@code "private": false} when its data was read without DP. */
-    @JsonPropertyOrder({"private", "epsilon", "delta"})
-    public record PartySpend(@com.fasterxml.jackson.annotation.JsonProperty("private") boolean isPrivate, Object epsilon, Double delta) {
+    /**
+     * One party's spend: epsilon and delta; {@code "private": false} with epsilon "inf" when its data was read
+     * without DP, or with the nominal epsilon and a note when the noise was seeded.
+     */
+    @JsonPropertyOrder({"private", "epsilon", "delta", "note"})
+    public record PartySpend(@com.fasterxml.jackson.annotation.JsonProperty("private") boolean isPrivate, Object epsilon,
+                             Double delta, String note) {
         public static PartySpend of(PrivacyCost c) {
-            if (!c.isPrivate()) {
-                return new PartySpend(false, "inf", null);
+            if (!Double.isFinite(c.epsilon())) {
+                return new PartySpend(false, "inf", null, "data read without differential privacy");
             }
-            return new PartySpend(true, c.epsilon(), c.delta());
+            if (c.seededNoise()) {
+                return new PartySpend(false, c.epsilon(), c.delta(), "seeded noise (--seed): NOT PRIVATE");
+            }
+            return new PartySpend(true, c.epsilon(), c.delta(), null);
         }
     }
 }

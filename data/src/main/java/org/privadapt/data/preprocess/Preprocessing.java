@@ -25,7 +25,7 @@ public final class Preprocessing {
     }
 
     /**
-     * Parses a comma-separated spec: {@code l1}, {@code center}, {@code zscore}, {@code minmax}, {@code minmax=LO:HI},
+     * Parses a comma-separated spec: {@code l1}, {@code l2}, {@code center}, {@code zscore}, {@code minmax}, {@code minmax=LO:HI},
      * {@code clip=BOUND}, or {@code none}.
      *
      * @throws IllegalArgumentException naming the step that cannot be parsed
@@ -43,6 +43,9 @@ public final class Preprocessing {
                 switch (name) {
                     case "l1":
                         out.add(new RowL1Normalize());
+                        break;
+                    case "l2":
+                        out.add(new RowL2Normalize());
                         break;
                     case "zscore":
                         out.add(new ZScore());
@@ -69,7 +72,7 @@ public final class Preprocessing {
                 }
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException("preprocessing step '" + s + "': " + e.getMessage()
-                        + " (steps: l1, center, zscore, minmax, minmax=LO:HI, clip=BOUND, none)", e);
+                        + " (steps: l1, l2, center, zscore, minmax, minmax=LO:HI, clip=BOUND, none)", e);
             }
         }
         return new Preprocessing(out);
@@ -99,8 +102,8 @@ public final class Preprocessing {
         for (Preprocessor p : steps) {
             if (p instanceof RowL2Clip c) {
                 bound = c.bound();
-            } else if (p instanceof RowL1Normalize) {
-                bound = 1.0; // ||x||_2 <= ||x||_1 = 1
+            } else if (p instanceof RowL1Normalize || p instanceof RowL2Normalize) {
+                bound = 1.0; // ||x||_2 <= ||x||_1 = 1, or ||x||_2 = 1
             } else {
                 bound = Double.NaN;
             }

@@ -10,6 +10,7 @@ import org.privadapt.methods.core.AdaptationTask;
 import org.privadapt.methods.core.Classifiers;
 import org.privadapt.methods.core.MethodConfig;
 import org.privadapt.methods.core.NonPrivate;
+import org.privadapt.methods.core.PrivacyContext;
 import org.privadapt.models.Classifier;
 
 /**
@@ -34,7 +35,7 @@ public final class CoralMethod implements AdaptationMethod {
     }
 
     @Override
-    public AdaptationOutcome run(AdaptationTask task, MethodConfig config) throws DataException {
+    public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy) throws DataException {
         task.source().requireSameDimension(task.target());
         double lambda = config.param("lambda", 1.0);
         DenseMatrix map = Coral.alignmentMap(LinAlg.covariance(task.source().features()),

@@ -13,5 +13,19 @@ public interface AdaptationMethod {
     /** Whether the method gives a differential-privacy guarantee to both parties. */
     boolean isPrivate();
 
-    AdaptationOutcome run(AdaptationTask task, MethodConfig config) throws DataException;
+    /**
+     * The parties whose data this method protects with DP: their preprocessing must be row-local (a step fitted on
+     * all of a party's rows would make every transformed row depend on every record, and the method's sensitivity
+     * bounds would no longer hold).
+     */
+    default java.util.Set<String> protectedParties() {
+        return java.util.Set.of();
+    }
+
+    /**
+     * Runs the method. Private methods charge every release to the session of the party it reads, before drawing
+     * noise, and report what each party spent.
+     */
+    AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy)
+            throws DataException, org.privadapt.privacy.BudgetExceededException, org.privadapt.privacy.ledger.BudgetLedger.LedgerException;
 }

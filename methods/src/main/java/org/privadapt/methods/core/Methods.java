@@ -13,6 +13,7 @@ public final class Methods {
     static {
         register(new SourceOnlyMethod());
         register(new CoralMethod());
+        register(new org.privadapt.methods.dpsgd.DpSourceOnlyMethod());
     }
 
     private Methods() {

@@ -22,7 +22,7 @@ public final class SourceOnlyMethod implements AdaptationMethod {
     }
 
     @Override
-    public AdaptationOutcome run(AdaptationTask task, MethodConfig config) throws DataException {
+    public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy) throws DataException {
         Classifier model = Classifiers.train(config, task.source().features(), task.source().classLabels());
         int[] pred = new int[task.evaluation().size()];
         double acc = Classifiers.accuracy(model, task.evaluation().features(), task.evaluation(), pred);

@@ -15,6 +15,24 @@ public final class TaskPreparation {
 
     public static AdaptationTask prepare(String name, Dataset source, Dataset target, Dataset evaluation,
                                          Preprocessing preprocessing) throws DataException {
+        return prepare(name, source, target, evaluation, preprocessing, java.util.Set.of());
+    }
+
+    /**
+     * As above; {@code protectedParties} ("source", "target") must only be preprocessed with row-local steps.
+     *
+     * @throws IllegalArgumentException naming the offending step when a protected party would be preprocessed with
+     *                                  a step fitted on its data
+     */
+    public static AdaptationTask prepare(String name, Dataset source, Dataset target, Dataset evaluation,
+                                         Preprocessing preprocessing, java.util.Set<String> protectedParties)
+            throws DataException {
+        java.util.List<String> dataDependent = preprocessing.dataDependentSteps();
+        if (!dataDependent.isEmpty() && !protectedParties.isEmpty()) {
+            throw new IllegalArgumentException("preprocessing step" + (dataDependent.size() > 1 ? "s " : " ") + dataDependent
+                    + " would be fitted on the private data of " + String.join(" and ", new java.util.TreeSet<>(protectedParties))
+                    + ", which breaks the method's sensitivity bounds; use row-local steps (l1, clip=B, minmax=LO:HI, none)");
+        }
         source.requireNonEmpty().requireFinite();
         target.requireNonEmpty().requireFinite();
         evaluation.requireNonEmpty().requireFinite();

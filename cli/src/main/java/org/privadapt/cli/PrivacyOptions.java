@@ -1,0 +1,88 @@
+package org.privadapt.cli;
+
+import java.nio.file.Path;
+import org.privadapt.methods.core.PrivacyContext;
+import org.privadapt.privacy.NeighbouringRelation;
+import org.privadapt.privacy.PrivacyBudget;
+import org.privadapt.privacy.PrivacySession;
+import org.privadapt.privacy.ledger.BudgetLedger;
+import org.privadapt.privacy.noise.NoiseSource;
+import picocli.CommandLine.Option;
+
+/** Privacy settings of private methods in {@code run} and {@code bench}. */
+public final class PrivacyOptions {
+    @Option(names = "--epsilon", paramLabel = "E", description = "Epsilon each party may spend in this run (private methods).")
+    Double epsilon;
+
+    @Option(names = "--delta", paramLabel = "D", defaultValue = "1e-5", description = "Delta of each party's guarantee (default: ${DEFAULT-VALUE}).")
+    double delta;
+
+    @Option(names = "--source-epsilon", paramLabel = "E", description = "The source's epsilon (default: --epsilon).")
+    Double sourceEpsilon;
+
+    @Option(names = "--target-epsilon", paramLabel = "E", description = "The target's epsilon (default: --epsilon).")
+    Double targetEpsilon;
+
+    @Option(names = "--relation", paramLabel = "add-remove|replace", defaultValue = "add-remove",
+            description = "Neighbouring relation (default: ${DEFAULT-VALUE}).")
+    String relation;
+
+    @Option(names = "--seed", paramLabel = "N", description = "Seeded noise for experiments: results are NOT differentially private.")
+    Long seed;
+
+    public boolean seeded() {
+        return seed != null;
+    }
+
+    public double delta() {
+        return delta;
+    }
+
+    NeighbouringRelation relation() {
+        try {
+            return NeighbouringRelation.fromId(relation);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--relation: " + e.getMessage(), e);
+        }
+    }
+
+    /** Checks the values; {@code anyPrivate} requires an epsilon. */
+    public void validate(boolean anyPrivate) {
+        if (!(delta > 0 && delta < 1)) {
+            throw new UsageException("--delta must be in (0, 1), got " + delta);
+        }
+        for (Double e : new Double[] {epsilon, sourceEpsilon, targetEpsilon}) {
+            if (e != null && !(e > 0)) {
+                throw new UsageException("epsilon must be > 0, got " + e);
+            }
+        }
+        if (anyPrivate && epsilon == null && (sourceEpsilon == null || targetEpsilon == null)) {
+            throw new UsageException("a private method needs --epsilon (each party's budget for this run)");
+        }
+        relation();
+    }
+
+    double sourceEps() {
+        return sourceEpsilon != null ? sourceEpsilon : epsilon != null ? epsilon : 1.0;
+    }
+
+    double targetEps() {
+        return targetEpsilon != null ? targetEpsilon : epsilon != null ? epsilon : 1.0;
+    }
+
+    /**
+     * A fresh context for repetition {@code run}: secure noise unless {@code --seed} (then seed + run); ledgers
+     * when given (a new ledger gets the run's epsilon as its budget, or {@code budget} when given).
+     */
+    public PrivacyContext context(int run, Path sourceLedger, Path targetLedger, Double sourceBudget, Double targetBudget)
+            throws BudgetLedger.LedgerException {
+        NoiseSource noise = seed != null ? NoiseSource.seeded(seed + 1000L * run) : NoiseSource.secure();
+        NeighbouringRelation r = relation();
+        BudgetLedger sl = sourceLedger == null ? null : BudgetLedger.openOrCreate(sourceLedger, "source",
+                new PrivacyBudget(sourceBudget != null ? sourceBudget : sourceEps(), delta), r);
+        BudgetLedger tl = targetLedger == null ? null : BudgetLedger.openOrCreate(targetLedger, "target",
+                new PrivacyBudget(targetBudget != null ? targetBudget : targetEps(), delta), r);
+        return new PrivacyContext(new PrivacySession("source", new PrivacyBudget(sourceEps(), delta), r, noise, sl),
+                new PrivacySession("target", new PrivacyBudget(targetEps(), delta), r, noise.split(), tl));
+    }
+}

@@ -1,0 +1,107 @@
+package org.privadapt.methods.core;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.privadapt.math.FeatureMatrix;
+import org.privadapt.models.dp.DpSgdConfig;
+import org.privadapt.models.dp.DpSgdTrainer;
+import org.privadapt.models.dp.SessionRandomness;
+import org.privadapt.models.nn.Activation;
+import org.privadapt.models.nn.Network;
+import org.privadapt.privacy.NeighbouringRelation;
+import org.privadapt.privacy.accounting.NoiseCalibration;
+import org.privadapt.privacy.accounting.RdpAccountant;
+import org.privadapt.privacy.events.DpEvent;
+import org.privadapt.privacy.noise.NoiseSource;
+
+/**
+ * DP-SGD training of the downstream classifier ({@code lr}: multinomial logistic regression; {@code dnn}: a
+ * network with hidden layers), planned so that its cost is known, and charged, before any noise is drawn.
+ *
+ * <p>Method parameters (all public, none read from data): {@code clip} (C, default 1), {@code epochs} (default 20),
+ * {@code batch} (expected batch size B, default 64), {@code lr} (default 0.05), {@code optimizer} (adam, sgd, momentum;
+ * default adam), {@code schedule} (default constant), {@code weight-decay} (default 0), {@code hidden} (dnn widths,
+ * default 50), {@code activation} (default relu), {@code physical-batch} (default 256).
+ *
+ * <p>The sampling rate is {@code q = B / n} with n the training set's size, and the noisy sum is divided by B:
+ * <b>n is treated as public</b> here (as Opacus and TF Privacy do when they derive q from the data loader). The
+ * number of steps is {@code ceil(epochs / q)}; the noise multiplier is the smallest that keeps those steps within the
+ * (epsilon, delta) given to the plan (RDP accountant, add/remove neighbours).
+ */
+public final class PrivateTraining {
+    private PrivateTraining() {
+    }
+
+    /** A planned DP-SGD run: its configuration, its privacy event and the epsilon it was calibrated to. */
+    public record Plan(String classifier, int[] hidden, Activation activation, DpSgdConfig config, DpEvent event,
+                       double epsilon, double delta) {
+        public Map<String, Object> describe() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("classifier", classifier);
+            if (hidden.length > 0) {
+                m.put("hidden", Arrays.toString(hidden));
+            }
+            m.put("clip", config.clipNorm());
+            m.put("noise_multiplier", config.noiseMultiplier());
+            m.put("sample_rate", config.samplingRate());
+            m.put("steps", config.steps());
+            m.put("optimizer", config.optimizer());
+            m.put("lr", config.learningRate());
+            return m;
+        }
+    }
+
+    public static Plan plan(MethodConfig c, int n, double epsilon, double delta, NeighbouringRelation relation) {
+        if (relation != NeighbouringRelation.ADD_OR_REMOVE_ONE) {
+            throw new IllegalArgumentException("DP-SGD with Poisson sampling is accounted under add/remove neighbours only, not "
+                    + relation.description());
+        }
+        if (n < 1) {
+            throw new IllegalArgumentException("no training examples");
+        }
+        String classifier = c.classifier();
+        int[] hidden;
+        switch (classifier) {
+            case "lr":
+                hidden = new int[0];
+                break;
+            case "dnn":
+                hidden = parseHidden(c.params().getOrDefault("hidden", "50"));
+                break;
+            default:
+                throw new IllegalArgumentException("unknown classifier '" + classifier + "' for private training (lr, dnn)");
+        }
+        double clip = c.param("clip", 1.0);
+        double epochs = c.param("epochs", 20);
+        double batch = c.param("batch", 64);
+        if (!(batch >= 1)) {
+            throw new IllegalArgumentException("batch must be >= 1, got " + batch);
+        }
+        double q = Math.min(1.0, batch / n);
+        long steps = Math.max(1, (long) Math.ceil(epochs / q));
+        double sigma = NoiseCalibration.noiseMultiplier(new RdpAccountant(relation, RdpAccountant.DEFAULT_ORDERS, w -> { }),
+                epsilon, delta, q, steps);
+        DpSgdConfig cfg = new DpSgdConfig(clip, sigma, q, q * n, steps, c.intParam("physical-batch", 256),
+                c.params().getOrDefault("optimizer", "adam"), c.param("lr", 0.05), c.params().getOrDefault("schedule", "constant"),
+                c.param("weight-decay", 0.0), c.seed());
+        Activation act = Activation.parse(c.params().getOrDefault("activation", "relu"));
+        return new Plan(classifier, hidden, act, cfg, DpSgdTrainer.event(cfg), epsilon, delta);
+    }
+
+    static int[] parseHidden(String s) {
+        String[] p = s.split("[,;:x]");
+        int[] h = new int[p.length];
+        for (int i = 0; i < p.length; i++) {
+            h[i] = Integer.parseInt(p[i].trim());
+        }
+        return h;
+    }
+
+    /** Trains per the plan; the plan's event must already be charged. */
+    public static Network train(Plan p, FeatureMatrix x, int[] labels, List<String> classes, NoiseSource noise) {
+        Network init = Network.create(x.cols(), p.hidden(), p.activation(), classes, p.config().initSeed());
+        return DpSgdTrainer.train(init, x, labels, p.config(), new SessionRandomness(noise)).model();
+    }
+}

@@ -1,0 +1,35 @@
+package org.privadapt.models.dp;
+
+import org.privadapt.privacy.noise.NoiseSource;
+
+/**
+ * DP-SGD's randomness from a {@link NoiseSource}: Poisson sampling with its exact Bernoulli draws and the
+ * hardened Gaussian vector sampler for the gradient noise.
+ */
+public final class SessionRandomness implements NoiseAndSampling {
+    private final NoiseSource source;
+
+    public SessionRandomness(NoiseSource source) {
+        this.source = source;
+    }
+
+    @Override
+    public boolean bernoulli(double p) {
+        return source.bernoulli(p);
+    }
+
+    @Override
+    public void addGaussian(double[] v, double sigma) {
+        source.vectors().addNoise(v, sigma);
+    }
+
+    @Override
+    public boolean isPrivate() {
+        return source.isPrivate();
+    }
+
+    @Override
+    public String description() {
+        return source.samplerDescription();
+    }
+}

@@ -1,0 +1,106 @@
+package org.privadapt.privacy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.privadapt.privacy.accounting.Accountants;
+import org.privadapt.privacy.events.ComposedEvent;
+import org.privadapt.privacy.events.DpEvent;
+import org.privadapt.privacy.ledger.BudgetLedger;
+import org.privadapt.privacy.noise.NoiseSource;
+
+/**
+ * One party's privacy state for one run: its neighbouring relation, what this run may spend (a target
+ * (epsilon, delta)), its noise source, and optionally its persistent ledger.
+ *
+ * <p>{@link #charge} is the only way a method may make a release: it composes the new event with everything this
+ * session has charged, refuses if the run's target would be exceeded, then charges the ledger (which refuses if the
+ * party's total budget would be exceeded), and only then returns, after which the caller draws noise. Methods charge
+ * their whole plan up front so that a refusal leaves nothing spent and nothing drawn.
+ */
+public final class PrivacySession {
+    private final String party;
+    private final PrivacyBudget target;
+    private final NeighbouringRelation relation;
+    private final NoiseSource noise;
+    private final BudgetLedger ledger;
+    private final List<DpEvent> charged = new ArrayList<>();
+
+    public PrivacySession(String party, PrivacyBudget target, NeighbouringRelation relation, NoiseSource noise, BudgetLedger ledger) {
+        this.party = party;
+        this.target = target;
+        this.relation = relation;
+        this.noise = noise;
+        this.ledger = ledger;
+    }
+
+    public String party() {
+        return party;
+    }
+
+    /** What this run may spend. */
+    public PrivacyBudget target() {
+        return target;
+    }
+
+    public NeighbouringRelation relation() {
+        return relation;
+    }
+
+    public NoiseSource noise() {
+        return noise;
+    }
+
+    /** Whether this session's noise is secure (not seeded). */
+    public boolean isPrivate() {
+        return noise.isPrivate();
+    }
+
+    /** The epsilon at the target delta of this session's charges plus {@code extra}; infinity if none can certify. */
+    public double epsilonWith(DpEvent extra) {
+        List<DpEvent> all = new ArrayList<>(charged);
+        if (extra != null) {
+            all.add(extra);
+        }
+        if (all.isEmpty()) {
+            return 0.0;
+        }
+        Accountants.Certified c = Accountants.certify(relation, new ComposedEvent(all), target.delta());
+        return c == null ? Double.POSITIVE_INFINITY : c.epsilon();
+    }
+
+    /**
+     * Records a release before its noise is drawn.
+     *
+     * @throws BudgetExceededException when this run's target or the party's ledger budget would be exceeded;
+     *                                 nothing is recorded then
+     */
+    public void charge(String label, String mechanism, DpEvent event, Map<String, Object> parameters)
+            throws BudgetExceededException, BudgetLedger.LedgerException {
+        double eps = epsilonWith(event);
+        if (!(eps <= target.epsilon() * (1 + 1e-12))) {
+            throw new BudgetExceededException(party + ": '" + label + "' would bring this run to epsilon "
+                    + String.format(java.util.Locale.ROOT, "%.6g", eps) + " at delta " + target.delta()
+                    + ", over the requested " + target.epsilon());
+        }
+        if (ledger != null) {
+            ledger.charge(new BudgetLedger.Charge(label, mechanism, event, parameters, noise.samplerDescription(),
+                    noise.isPrivate()));
+        }
+        charged.add(event);
+    }
+
+    /** What this session has spent, marked as seeded when its noise is not secure. */
+    public PrivacyCost spent() {
+        if (charged.isEmpty()) {
+            return PrivacyCost.NONE;
+        }
+        PrivacyCost c = new PrivacyCost(Math.min(epsilonWith(null), Double.MAX_VALUE), target.delta());
+        return noise.isPrivate() ? c : c.withSeededNoise();
+    }
+
+    /** The events charged so far, in order. */
+    public List<DpEvent> events() {
+        return List.copyOf(charged);
+    }
+}
