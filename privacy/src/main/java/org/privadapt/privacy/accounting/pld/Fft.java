@@ -48,23 +48,17 @@ final class Fft {
         int half = n / 2;
         double[][] spectrumA = realSpectrum(a, n);
         double[][] spectrumB = b == a ? spectrumA : realSpectrum(b, n);
-        double[] cr = new double[half + 1];
-        double[] ci = new double[half + 1];
+        double[] cr = spectrumA[0];
+        double[] ci = spectrumA[1];
         for (int k = 0; k <= half; k++) {
-            double ar = spectrumA[0][k];
-            double ai = spectrumA[1][k];
+            double ar = cr[k];
+            double ai = ci[k];
             double br = spectrumB[0][k];
             double bi = spectrumB[1][k];
             cr[k] = ar * br - ai * bi;
             ci[k] = ar * bi + ai * br;
         }
-        double[] full = realInverse(cr, ci, n);
-        double[] c = new double[outLength];
-        for (int k = 0; k < outLength; k++) {
-            double v = full[k];
-            c[k] = v > 0 ? v : 0.0;
-        }
-        return c;
+        return realInverse(cr, ci, n, outLength);
     }
 
     /**
@@ -105,12 +99,13 @@ final class Fft {
     }
 
     /**
-     * The real sequence x of length n whose transform has {@code X_k = (xr[k], xi[k])} for {@code k = 0..n/2}
-     * (inverse of {@link #realSpectrum}): {@code E_k = (X_k + conj X_{n/2-k}) / 2},
-     * {@code O_k = (X_k - conj X_{n/2-k}) e^{2 pi i k / n} / 2}, and the inverse transform of length n/2 of
-     * {@code E_k + i O_k} is {@code x_{2m} + i x_{2m+1}}.
+     * The first {@code length} samples of the real sequence x of length n whose transform has
+     * {@code X_k = (xr[k], xi[k])} for {@code k = 0..n/2} (inverse of {@link #realSpectrum}), with negative values
+     * clamped to zero: {@code E_k = (X_k + conj X_{n/2-k}) / 2}, {@code O_k = (X_k - conj X_{n/2-k})
+     * e^{2 pi i k / n} / 2}, and the inverse transform of length n/2 of {@code E_k + i O_k} is
+     * {@code x_{2m} + i x_{2m+1}}.
      */
-    static double[] realInverse(double[] xr, double[] xi, int n) {
+    static double[] realInverse(double[] xr, double[] xi, int n, int length) {
         int half = n / 2;
         double[][] table = stageTwiddles(n);
         double[] zr = new double[half];
@@ -130,10 +125,10 @@ final class Fft {
         }
         transform(zr, zi, true);
         double scale = 1.0 / half;
-        double[] x = new double[n];
-        for (int m = 0; m < half; m++) {
-            x[2 * m] = zr[m] * scale;
-            x[2 * m + 1] = zi[m] * scale;
+        double[] x = new double[length];
+        for (int j = 0; j < length; j++) {
+            double v = ((j & 1) == 0 ? zr[j >> 1] : zi[j >> 1]) * scale;
+            x[j] = v > 0 ? v : 0.0;
         }
         return x;
     }
