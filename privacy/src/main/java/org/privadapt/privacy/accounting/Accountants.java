@@ -14,18 +14,20 @@ public final class Accountants {
     public record Certified(double epsilon, String accountant) {
     }
 
-    /** The accountant named {@code rdp} (or {@code pld} when available) for a relation. */
+    /** The accountant named {@code rdp} or {@code pld} for a relation. */
     public static PrivacyAccountant byName(String name, NeighbouringRelation relation) {
         switch (name) {
             case "rdp":
                 return new RdpAccountant(relation);
+            case "pld":
+                return new org.privadapt.privacy.accounting.pld.PldAccountant(relation);
             default:
                 throw new IllegalArgumentException("unknown accountant '" + name + "' (available: " + names() + ")");
         }
     }
 
     public static List<String> names() {
-        return List.of("rdp");
+        return List.of("rdp", "pld");
     }
 
     /** Every available accountant for the relation. */
@@ -39,15 +41,22 @@ public final class Accountants {
 
     /**
      * The smallest epsilon any available accountant certifies for {@code event} at {@code delta}: each is an upper
-     * bound, so their minimum is one. Null when no accountant supports the event.
+     * bound, so their minimum is one. The event is first rewritten into an equivalent cheaper one
+     * ({@link EventSimplifier}). Null when no accountant supports the event.
      */
-    public static Certified certify(NeighbouringRelation relation, DpEvent event, double delta) {
+    public static Certified certify(NeighbouringRelation relation, DpEvent original, double delta) {
+        DpEvent event = EventSimplifier.simplify(original);
         Certified best = null;
         for (PrivacyAccountant a : all(relation)) {
             if (a.unsupported(event).isPresent()) {
                 continue;
             }
-            double eps = a.epsilon(event, delta);
+            double eps;
+            try {
+                eps = a.epsilon(event, delta);
+            } catch (ArithmeticException | IllegalStateException | IllegalArgumentException e) {
+                continue; // e.g. a PLD wider than its memory limit: the other accountants still certify
+            }
             if (best == null || eps < best.epsilon()) {
                 best = new Certified(eps, a.name());
             }

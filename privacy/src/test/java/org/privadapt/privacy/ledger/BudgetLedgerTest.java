@@ -43,10 +43,13 @@ class BudgetLedgerTest {
         assertThat(s.entries()).hasSize(2);
         assertThat(s.entries().get(0).label()).isEqualTo("covariance");
         assertThat(s.entries().get(1).parameters()).containsEntry("sigma", 3.0);
-        double expected = new RdpAccountant(AR).epsilon(ComposedEvent.of(new GaussianEvent(4), new GaussianEvent(3)), 1e-5);
+        org.privadapt.privacy.accounting.Accountants.Certified c = org.privadapt.privacy.accounting.Accountants.certify(AR,
+                ComposedEvent.of(new GaussianEvent(4), new GaussianEvent(3)), 1e-5);
+        double expected = c.epsilon();
+        assertThat(expected).isLessThanOrEqualTo(new RdpAccountant(AR).epsilon(ComposedEvent.of(new GaussianEvent(4), new GaussianEvent(3)), 1e-5));
         assertThat(s.epsilonSpent()).isCloseTo(expected, offset(1e-12));
         assertThat(e2.epsilonAfter()).isCloseTo(expected, offset(1e-12));
-        assertThat(s.accountant()).isEqualTo("rdp");
+        assertThat(s.accountant()).isEqualTo(c.accountant());
         assertThat(s.allNoiseSecure()).isTrue();
         assertThat(s.epsilonRemaining()).isCloseTo(5 - expected, offset(1e-12));
         assertThat(Files.readString(f)).contains("\"format\" : \"privadapt-ledger\"").contains("AES-256-CTR test");
@@ -101,9 +104,9 @@ class BudgetLedgerTest {
         double sigma = 8.0;
         double budget = 3.0;
         // how many of these releases fit, computed directly
-        RdpAccountant rdp = new RdpAccountant(AR);
         int fits = 0;
-        while (rdp.epsilon(new SelfComposedEvent(new GaussianEvent(sigma), fits + 1), 1e-5) <= budget) {
+        while (org.privadapt.privacy.accounting.Accountants.certify(AR, new SelfComposedEvent(new GaussianEvent(sigma), fits + 1),
+                1e-5).epsilon() <= budget) {
             fits++;
         }
         BudgetLedger.openOrCreate(f, "target", new PrivacyBudget(budget, 1e-5), AR);
