@@ -54,8 +54,8 @@ public final class BenchCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "SUITE",
-            description = "A suite name (see 'privadapt datasets'), or 'linalg' (linear-algebra backends), or 'accounting' "
-                    + "(accountant speed).")
+            description = "A suite name (see 'privadapt datasets'), or 'linalg' (linear-algebra backends), 'accounting' "
+                    + "(accountant speed), 'noise' (noise samplers' throughput) or 'dpsgd' (a DP-SGD epoch vs a non-private one).")
     String suiteName;
 
     @Option(names = "--methods", split = ",", paramLabel = "NAME", defaultValue = "source-only,coral",
@@ -115,6 +115,13 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if ("accounting".equals(suiteName)) {
             return new AccountingBench(spec.commandLine().getOut(), output).run();
+        }
+        if ("dpsgd".equals(suiteName)) {
+            return new DpSgdBench(data.registry(), spec.commandLine().getOut(), output).run();
+        }
+        if ("noise".equals(suiteName)) {
+            org.privadapt.privacy.noise.NoiseBenchmark.main(new String[0]);
+            return ExitCodes.OK;
         }
         methodOptions.config(Map.of()); // validates
         int runs = methodOptions.runs;
