@@ -1,0 +1,94 @@
+package org.privadapt.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.privadapt.cli.report.Json;
+import org.privadapt.data.synthetic.SyntheticShift;
+import org.privadapt.privacy.ledger.BudgetLedger;
+
+/** Private methods through the CLI: budgets, ledgers, seeded noise, preprocessing rules. */
+class PrivateRunTest {
+    @TempDir
+    Path dir;
+
+    Path[] csvPair() throws Exception {
+        var p = SyntheticShift.generate(new SyntheticShift.Config(5, 3, 200, 100, 4.0, 1.0, 0.0), 3);
+        return new Path[] {writeCsv("src.csv", p.source()), writeCsv("tgt.csv", p.target())};
+    }
+
+    Path writeCsv(String name, org.privadapt.data.Dataset d) throws Exception {
+        StringBuilder sb = new StringBuilder("f1,f2,f3,f4,f5,label\n");
+        var y = d.classLabels();
+        for (int i = 0; i < d.size(); i++) {
+            for (double v : d.features().row(i)) {
+                sb.append(v).append(',');
+            }
+            sb.append(y.names().get(y.code(i))).append('\n');
+        }
+        Path f = dir.resolve(name);
+        Files.writeString(f, sb.toString());
+        return f;
+    }
+
+    @Test
+    void seededRunsAreMarkedNotPrivate() throws Exception {
+        Path[] st = csvPair();
+        CliHarness.Result r = CliHarness.run("run", "--method", "dp-source-only", "--source", st[0].toString(), "--target",
+                st[1].toString(), "--preprocess", "clip=10", "--epsilon", "3", "--seed", "5", "--param", "epochs=5", "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode res = Json.MAPPER.readTree(r.out()).get("results").get(0);
+        JsonNode src = res.get("privacy").get("source");
+        assertThat(src.get("private").asBoolean()).isFalse();
+        assertThat(src.get("note").asText()).contains("NOT PRIVATE");
+        assertThat(src.get("epsilon").asDouble()).isLessThanOrEqualTo(3.0).isPositive();
+        assertThat(res.get("privacy").get("target").get("epsilon").asDouble()).isZero();
+        assertThat(res.get("accuracy_mean").asDouble()).isGreaterThan(0.5);
+    }
+
+    @Test
+    void privateMethodsNeedAnEpsilonAndRowLocalPreprocessing() throws Exception {
+        Path[] st = csvPair();
+        CliHarness.Result noEps = CliHarness.run("run", "--method", "dp-source-only", "--source", st[0].toString(),
+                "--target", st[1].toString());
+        assertThat(noEps.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(noEps.err()).contains("--epsilon");
+        CliHarness.Result zscore = CliHarness.run("run", "--method", "dp-source-only", "--source", st[0].toString(),
+                "--target", st[1].toString(), "--epsilon", "1", "--preprocess", "zscore");
+        assertThat(zscore.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(zscore.err()).contains("[zscore]").contains("source");
+        CliHarness.Result replace = CliHarness.run("run", "--method", "dp-source-only", "--source", st[0].toString(),
+                "--target", st[1].toString(), "--epsilon", "1", "--preprocess", "clip=10", "--relation", "replace");
+        assertThat(replace.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(replace.err()).contains("add/remove");
+    }
+
+    @Test
+    void theSourceLedgerIsChargedAndRefusesOverspendingWithoutWritingAnything() throws Exception {
+        Path[] st = csvPair();
+        Path ledger = dir.resolve("source.ledger.json");
+        Path out = dir.resolve("out.json");
+        String[] base = {"run", "--method", "dp-source-only", "--source", st[0].toString(), "--target", st[1].toString(),
+            "--preprocess", "clip=10", "--epsilon", "2", "--source-ledger", ledger.toString(), "--source-budget", "2.1",
+            "--param", "epochs=3"};
+        CliHarness.Result first = CliHarness.run(base);
+        assertThat(first.code()).as(first.err()).isZero();
+        BudgetLedger.Snapshot s = BudgetLedger.open(ledger).read();
+        assertThat(s.entries()).hasSize(1);
+        assertThat(s.budget().epsilon()).isEqualTo(2.1);
+        assertThat(s.entries().get(0).sampler()).contains("AES-256-CTR");
+        byte[] before = Files.readAllBytes(ledger);
+        String[] again = java.util.Arrays.copyOf(base, base.length + 2);
+        again[base.length] = "--out";
+        again[base.length + 1] = out.toString();
+        CliHarness.Result second = CliHarness.run(again);
+        assertThat(second.code()).isEqualTo(ExitCodes.BUDGET);
+        assertThat(second.err()).startsWith("privadapt: privacy budget refused: ").contains("over its budget 2.1");
+        assertThat(out).doesNotExist();
+        assertThat(Files.readAllBytes(ledger)).isEqualTo(before);
+    }
+}
