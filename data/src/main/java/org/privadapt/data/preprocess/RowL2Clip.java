@@ -1,6 +1,5 @@
 package org.privadapt.data.preprocess;
 
-import org.privadapt.data.Dataset;
 import org.privadapt.math.FeatureMatrix;
 
 /**
@@ -8,7 +7,7 @@ import org.privadapt.math.FeatureMatrix;
  * ||x_i||_2 <= bound holds for every row whatever the data, which is the premise of every sensitivity in
  * docs/privacy. Row-local.
  */
-public final class RowL2Clip implements Preprocessor {
+public final class RowL2Clip extends RowScaling {
     private final double bound;
 
     public RowL2Clip(double bound) {
@@ -28,35 +27,27 @@ public final class RowL2Clip implements Preprocessor {
     }
 
     @Override
-    public boolean rowLocal() {
-        return true;
+    String what() {
+        return "clip (rows scaled to L2 norm <= " + bound + ")";
     }
 
     @Override
-    public FittedTransform fit(Dataset data) {
-        return new FittedTransform() {
-            @Override
-            public Dataset apply(Dataset d) {
-                FeatureMatrix x = d.features();
-                double[] sq = x.rowSquaredNorms();
-                double[] f = new double[sq.length];
-                int clipped = 0;
-                for (int i = 0; i < f.length; i++) {
-                    double norm = Math.sqrt(sq[i]);
-                    if (norm > bound) {
-                        f[i] = bound / norm;
-                        clipped++;
-                    } else {
-                        f[i] = 1.0;
-                    }
-                }
-                return d.withFeatures(x.scaleRows(f), describe() + ": " + clipped + " of " + f.length + " rows clipped");
-            }
+    double[] factors(FeatureMatrix x) {
+        double[] sq = x.rowSquaredNorms();
+        double[] f = new double[sq.length];
+        for (int i = 0; i < f.length; i++) {
+            double norm = Math.sqrt(sq[i]);
+            f[i] = norm > bound ? bound / norm : 1.0;
+        }
+        return f;
+    }
 
-            @Override
-            public String describe() {
-                return "clip (rows scaled to L2 norm <= " + bound + "; row-local)";
-            }
-        };
+    @Override
+    String outcome(double[] factors) {
+        int clipped = 0;
+        for (double v : factors) {
+            clipped += v < 1.0 ? 1 : 0;
+        }
+        return ": " + clipped + " of " + factors.length + " rows clipped";
     }
 }
