@@ -31,9 +31,14 @@ public final class Classifiers {
      * @throws DataException when the evaluation domain has no labels or a class the classifier does not know
      */
     public static ClassLabels truthFor(Classifier model, Dataset evaluation) throws DataException {
+        return truthFor(model.classNames(), evaluation);
+    }
+
+    /** As above, against a list of class names. */
+    public static ClassLabels truthFor(List<String> classNames, Dataset evaluation) throws DataException {
         ClassLabels y = evaluation.classLabels();
         try {
-            return y.recodeTo(model.classNames());
+            return y.recodeTo(classNames);
         } catch (IllegalArgumentException e) {
             throw new DataException(evaluation.firstFile(), null, "target " + e.getMessage() + " (the source's classes)");
         }

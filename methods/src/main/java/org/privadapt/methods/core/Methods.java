@@ -13,7 +13,13 @@ public final class Methods {
     static {
         register(new SourceOnlyMethod());
         register(new CoralMethod());
+        register(new org.privadapt.methods.sa.SaMethod());
         register(new org.privadapt.methods.dpsgd.DpSourceOnlyMethod());
+        register(org.privadapt.methods.prima.PrimaMethod.prima());
+        register(org.privadapt.methods.prima.PrimaMethod.prisa());
+        for (String a : new String[] {"prima-basic", "prima-rse", "prima-rse-fs", "prima-basic-shrink"}) {
+            register(org.privadapt.methods.prima.PrimaMethod.ablation(a));
+        }
     }
 
     private Methods() {

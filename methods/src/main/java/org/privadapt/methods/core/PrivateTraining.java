@@ -54,6 +54,19 @@ public final class PrivateTraining {
     }
 
     public static Plan plan(MethodConfig c, int n, double epsilon, double delta, NeighbouringRelation relation) {
+        return plan(c, n, epsilon, delta, relation, null, 1);
+    }
+
+    /**
+     * A plan for {@code runs} trainings on the same records (one-vs-rest models, per-subspace models), composed
+     * after a {@code prior} release of the same party (or null): the noise multiplier is the smallest for which the
+     * whole composition stays within (epsilon, delta). The plan's event is the runs' part only.
+     */
+    public static Plan plan(MethodConfig c, int n, double epsilon, double delta, NeighbouringRelation relation,
+                            DpEvent prior, int runs) {
+        if (runs < 1) {
+            throw new IllegalArgumentException("runs must be >= 1, got " + runs);
+        }
         if (relation != NeighbouringRelation.ADD_OR_REMOVE_ONE) {
             throw new IllegalArgumentException("DP-SGD with Poisson sampling is accounted under add/remove neighbours only, not "
                     + relation.description());
@@ -81,13 +94,19 @@ public final class PrivateTraining {
         }
         double q = Math.min(1.0, batch / n);
         long steps = Math.max(1, (long) Math.ceil(epochs / q));
-        double sigma = NoiseCalibration.noiseMultiplier(new RdpAccountant(relation, RdpAccountant.DEFAULT_ORDERS, w -> { }),
-                epsilon, delta, q, steps);
+        RdpAccountant rdp = new RdpAccountant(relation, RdpAccountant.DEFAULT_ORDERS, w -> { });
+        java.util.function.DoubleFunction<DpEvent> family = s -> {
+            DpEvent training = new org.privadapt.privacy.events.SelfComposedEvent(NoiseCalibration.dpSgdEvent(s, q, steps), runs);
+            return prior == null ? training : org.privadapt.privacy.events.ComposedEvent.of(prior, training);
+        };
+        double sigma = NoiseCalibration.smallest(family, rdp, epsilon, delta, runs + " x " + steps + " DP-SGD steps");
         DpSgdConfig cfg = new DpSgdConfig(clip, sigma, q, q * n, steps, c.intParam("physical-batch", 256),
                 c.params().getOrDefault("optimizer", "adam"), c.param("lr", 0.05), c.params().getOrDefault("schedule", "constant"),
                 c.param("weight-decay", 0.0), c.seed());
         Activation act = Activation.parse(c.params().getOrDefault("activation", "relu"));
-        return new Plan(classifier, hidden, act, cfg, DpSgdTrainer.event(cfg), epsilon, delta);
+        DpEvent event = runs == 1 ? DpSgdTrainer.event(cfg)
+                : new org.privadapt.privacy.events.SelfComposedEvent(DpSgdTrainer.event(cfg), runs);
+        return new Plan(classifier, hidden, act, cfg, event, epsilon, delta);
     }
 
     static int[] parseHidden(String s) {

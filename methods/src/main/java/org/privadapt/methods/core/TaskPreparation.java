@@ -48,6 +48,6 @@ public final class TaskPreparation {
             e = fitted.apply(e);
             t = fitted.apply(t);
         }
-        return new AdaptationTask(name, s, t.withoutLabels(), e);
+        return new AdaptationTask(name, s, t.withoutLabels(), e, preprocessing.spec());
     }
 }

@@ -73,6 +73,29 @@ public final class Network implements Classifier {
         return Math.sqrt(-2 * Math.log(1 - rng.nextDouble())) * Math.cos(2 * Math.PI * rng.nextDouble());
     }
 
+    /**
+     * A network from given parameters (e.g. read from an artifact): weights[l] is size_l x size_{l+1}.
+     *
+     * @throws IllegalArgumentException if the shapes do not chain
+     */
+    public static Network fromParameters(int[] sizes, Activation hidden, List<DenseMatrix> weights, List<double[]> biases,
+                                         List<String> classNames) {
+        int layers = sizes.length - 1;
+        if (weights.size() != layers || biases.size() != layers || sizes[layers] != classNames.size()) {
+            throw new IllegalArgumentException("network parameters do not match sizes " + java.util.Arrays.toString(sizes));
+        }
+        DenseMatrix[] w = new DenseMatrix[layers];
+        double[][] b = new double[layers][];
+        for (int l = 0; l < layers; l++) {
+            if (weights.get(l).rows() != sizes[l] || weights.get(l).cols() != sizes[l + 1] || biases.get(l).length != sizes[l + 1]) {
+                throw new IllegalArgumentException("layer " + l + " has the wrong shape");
+            }
+            w[l] = weights.get(l).copy();
+            b[l] = biases.get(l).clone();
+        }
+        return new Network(sizes, hidden, w, b, classNames);
+    }
+
     public Network copy() {
         DenseMatrix[] w = new DenseMatrix[weights.length];
         double[][] b = new double[biases.length][];

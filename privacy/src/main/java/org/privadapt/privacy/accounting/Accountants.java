@@ -46,6 +46,10 @@ public final class Accountants {
      */
     public static Certified certify(NeighbouringRelation relation, DpEvent original, double delta) {
         DpEvent event = EventSimplifier.simplify(original);
+        if (event instanceof org.privadapt.privacy.events.GaussianEvent g) {
+            // a single Gaussian mechanism (any composition of Gaussians reduces to one): its exact privacy profile
+            return new Certified(GaussianProfile.epsilon(g.noiseMultiplier(), delta), "analytic-gaussian");
+        }
         Certified best = null;
         for (PrivacyAccountant a : all(relation)) {
             if (a.unsupported(event).isPresent()) {

@@ -27,29 +27,40 @@ public final class NoiseCalibration {
      */
     public static double noiseMultiplier(PrivacyAccountant accountant, double targetEpsilon, double delta,
                                          double samplingProbability, long steps) {
+        if (steps < 1) {
+            throw new IllegalArgumentException("steps must be >= 1, got " + steps);
+        }
+        return smallest(s -> dpSgdEvent(s, samplingProbability, steps), accountant, targetEpsilon, delta,
+                "q=" + samplingProbability + " and " + steps + " steps");
+    }
+
+    /**
+     * The smallest noise multiplier s for which {@code family.apply(s)} (an event whose epsilon falls as s grows,
+     * e.g. a fixed prior release composed with s-noised training) has epsilon at most the target; the upper end of
+     * the final bisection bracket, so it never overshoots.
+     */
+    public static double smallest(java.util.function.DoubleFunction<DpEvent> family, PrivacyAccountant accountant,
+                                  double targetEpsilon, double delta, String what) {
         if (!(targetEpsilon > 0) || Double.isInfinite(targetEpsilon)) {
             throw new IllegalArgumentException("target epsilon must be a positive number, got " + targetEpsilon);
         }
         RdpAccountant.checkDelta(delta);
-        if (steps < 1) {
-            throw new IllegalArgumentException("steps must be >= 1, got " + steps);
-        }
         double hi = 1.0;
-        while (accountant.epsilon(dpSgdEvent(hi, samplingProbability, steps), delta) > targetEpsilon) {
+        while (accountant.epsilon(family.apply(hi), delta) > targetEpsilon) {
             hi *= 2;
             if (hi > 1e6) {
                 throw new IllegalArgumentException("no noise multiplier up to 1e6 reaches epsilon " + targetEpsilon
-                        + " at delta " + delta + " for q=" + samplingProbability + " and " + steps + " steps");
+                        + " at delta " + delta + " for " + what);
             }
         }
         double lo = hi / 2;
-        while (lo > 1e-9 && accountant.epsilon(dpSgdEvent(lo, samplingProbability, steps), delta) <= targetEpsilon) {
+        while (lo > 1e-9 && accountant.epsilon(family.apply(lo), delta) <= targetEpsilon) {
             hi = lo;
             lo /= 2;
         }
         for (int it = 0; it < 200 && (hi - lo) > 1e-9 * hi; it++) {
             double mid = 0.5 * (lo + hi);
-            if (accountant.epsilon(dpSgdEvent(mid, samplingProbability, steps), delta) <= targetEpsilon) {
+            if (accountant.epsilon(family.apply(mid), delta) <= targetEpsilon) {
                 hi = mid;
             } else {
                 lo = mid;

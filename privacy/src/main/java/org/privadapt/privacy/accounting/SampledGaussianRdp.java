@@ -15,13 +15,16 @@ package org.privadapt.privacy.accounting;
  *              + sum_i C(alpha,i) q^{alpha-i} (1-q)^i e^{((alpha-i)^2-(alpha-i))/(2s^2)} erfc((z0-(alpha-i))/(sqrt2 s))/2}.
  *       The generalised binomial coefficients C(alpha, i) change sign for i > alpha; the terms are summed with
  *       their signs (positive and negative parts kept apart in log space and subtracted once at the end), which
- *       is exact rather than the upper bound a sum of absolute values gives. The series stops when every further
- *       term is below e^-40 of the running total and the terms are decreasing.</li>
+ *       is exact rather than the upper bound a sum of absolute values gives. Beyond i > alpha the signs alternate
+ *       and the magnitudes decrease, so stopping once a term is below e^-30 of |A - 1| bounds the truncation error
+ *       by that term (alternating series) at about 1e-13 relative on the RDP (A itself is often close to 1). The decay can be only polynomial (when
+ *       q is large the exponential factors cancel and the terms fall like i^-(alpha+2)), so up to 10^6 terms are
+ *       allowed.</li>
  * </ul>
  * Edge cases: q = 0 gives 0; s = 0 gives +infinity; q = 1 gives the plain Gaussian {@code alpha / (2 s^2)}.
  */
 public final class SampledGaussianRdp {
-    private static final int MAX_TERMS = 100_000;
+    private static final int MAX_TERMS = 1_000_000;
 
     private SampledGaussianRdp() {
     }
@@ -95,9 +98,18 @@ public final class SampledGaussianRdp {
             } else {
                 logNeg = LogMath.logAdd(logNeg, termLog);
             }
-            double total = Math.max(logPos, logNeg);
             double thisMax = Math.max(t0, t1);
-            if (i > alpha + 1 && thisMax < total - 40 && thisMax <= previousMax) {
+            // Beyond alpha the signs alternate and the magnitudes decrease, so the error of stopping is at most the
+            // first omitted term. The RDP is log(A)/(alpha-1) with A often close to 1, so the term must be small
+            // relative to A - 1 (not to A): e^-30 of |A - 1|, about 1e-13 relative on the RDP.
+            double ref;
+            if (logNeg < logPos) {
+                double logA = LogMath.logSub(logPos, logNeg);
+                ref = logA > 1 ? logA : Math.log(Math.abs(Math.expm1(logA)) + 1e-300);
+            } else {
+                ref = Math.max(logPos, logNeg);
+            }
+            if (i > alpha + 1 && thisMax < ref - 30 && thisMax <= previousMax) {
                 if (logNeg >= logPos) {
                     throw new ArithmeticException("RDP series for q=" + q + ", s=" + s + ", alpha=" + alpha
                             + " lost all precision (negative part >= positive part)");

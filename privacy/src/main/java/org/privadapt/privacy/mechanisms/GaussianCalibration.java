@@ -1,6 +1,6 @@
 package org.privadapt.privacy.mechanisms;
 
-import org.privadapt.privacy.accounting.LogMath;
+import org.privadapt.privacy.accounting.GaussianProfile;
 
 /**
  * Noise scale of the Gaussian mechanism for a target (epsilon, delta) and L2 sensitivity Delta.
@@ -30,11 +30,7 @@ public final class GaussianCalibration {
 
     /** The exact delta of the Gaussian mechanism with noise sigma at epsilon (Balle and Wang 2018, Thm 8). */
     public static double exactDelta(double sigma, double epsilon, double sensitivity) {
-        double a = sensitivity / (2 * sigma);
-        double b = epsilon * sigma / sensitivity;
-        double first = LogMath.phi(a - b);
-        double second = Math.exp(epsilon + LogMath.logPhi(-a - b));
-        return Math.max(0.0, first - second);
+        return GaussianProfile.delta(sigma, epsilon, sensitivity);
     }
 
     public static double analyticSigma(double epsilon, double delta, double sensitivity) {

@@ -76,6 +76,24 @@ public final class GaussianMechanism {
         return new GaussianMechanism(s, l2Sensitivity, r, "classic", maxCoordinates);
     }
 
+    /**
+     * The mechanism whose event has noise multiplier at least {@code s}: {@code sigma = s * Delta_eff(sigma)}, a fixed
+     * point reached in a few steps (the grid term changes only at powers of two). Used when the noise multiplier
+     * comes from a budget split or a calibration of a composition.
+     */
+    public static GaussianMechanism forNoiseMultiplier(double s, double l2Sensitivity, NeighbouringRelation r,
+                                                       long maxCoordinates) {
+        GaussianMechanism m = new GaussianMechanism(s * l2Sensitivity, l2Sensitivity, r, "noise multiplier " + s, maxCoordinates);
+        for (int it = 0; it < 6 && m.event().noiseMultiplier() < s; it++) {
+            m = new GaussianMechanism(s * m.effectiveSensitivity() * (1 + 1e-15), l2Sensitivity, r, "noise multiplier " + s,
+                    maxCoordinates);
+        }
+        if (m.event().noiseMultiplier() < s) {
+            throw new IllegalStateException("could not reach noise multiplier " + s);
+        }
+        return m;
+    }
+
     /** A given noise standard deviation (e.g. from an accountant's calibration of a composition). */
     public static GaussianMechanism withSigma(double sigma, double l2Sensitivity, NeighbouringRelation r, long maxCoordinates) {
         return new GaussianMechanism(sigma, l2Sensitivity, r, "given sigma", maxCoordinates);

@@ -1,0 +1,72 @@
+package org.privadapt.methods.prima;
+
+import org.privadapt.math.CsrMatrix;
+import org.privadapt.math.DenseMatrix;
+import org.privadapt.math.FeatureMatrix;
+
+/**
+ * Row-local clipping per block: every row's sub-vector on each block of a partition is scaled down to L2 norm at
+ * most {@code bound} (others unchanged). After it, a record contributes at most {@code bound^2} (Frobenius) to each
+ * block's Gram matrix, which is what {@link SecondMomentRelease} needs; it reads nothing but the row it changes.
+ */
+public final class BlockClipping {
+    private BlockClipping() {
+    }
+
+    public static FeatureMatrix clip(FeatureMatrix x, Partition p, double bound) {
+        if (!(bound > 0)) {
+            throw new IllegalArgumentException("block clip bound must be > 0, got " + bound);
+        }
+        int[] blockOf = new int[p.dimension()];
+        for (int b = 0; b < p.size(); b++) {
+            for (int j : p.block(b)) {
+                blockOf[j] = b;
+            }
+        }
+        int n = x.rows();
+        double[][] sq = new double[n][p.size()];
+        if (x instanceof CsrMatrix s) {
+            for (int i = 0; i < n; i++) {
+                for (int k = s.rowStart(i); k < s.rowEnd(i); k++) {
+                    double v = s.valueAt(k);
+                    sq[i][blockOf[s.colIndexAt(k)]] += v * v;
+                }
+            }
+            double[] values = new double[(int) s.storedEntries()];
+            int[] start = new int[n + 1];
+            int[] cols = new int[values.length];
+            int t = 0;
+            for (int i = 0; i < n; i++) {
+                for (int k = s.rowStart(i); k < s.rowEnd(i); k++) {
+                    int j = s.colIndexAt(k);
+                    double norm = Math.sqrt(sq[i][blockOf[j]]);
+                    cols[t] = j;
+                    values[t++] = norm > bound ? s.valueAt(k) * bound / norm : s.valueAt(k);
+                }
+                start[i + 1] = t;
+            }
+            return new CsrMatrix(n, x.cols(), start, cols, values);
+        }
+        DenseMatrix d = x.toDense();
+        double[] a = d.data();
+        for (int j = 0; j < d.cols(); j++) {
+            int b = blockOf[j];
+            for (int i = 0; i < n; i++) {
+                double v = a[i + j * n];
+                sq[i][b] += v * v;
+            }
+        }
+        DenseMatrix out = d.copy();
+        double[] o = out.data();
+        for (int j = 0; j < d.cols(); j++) {
+            int b = blockOf[j];
+            for (int i = 0; i < n; i++) {
+                double norm = Math.sqrt(sq[i][b]);
+                if (norm > bound) {
+                    o[i + j * n] *= bound / norm;
+                }
+            }
+        }
+        return out;
+    }
+}

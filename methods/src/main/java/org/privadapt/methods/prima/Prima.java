@@ -1,0 +1,328 @@
+package org.privadapt.methods.prima;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.privadapt.data.ClassLabels;
+import org.privadapt.data.DataException;
+import org.privadapt.data.Dataset;
+import org.privadapt.math.DenseMatrix;
+import org.privadapt.math.FeatureMatrix;
+import org.privadapt.methods.artifacts.ArtifactException;
+import org.privadapt.methods.coral.Coral;
+import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.core.PrivateTraining;
+import org.privadapt.methods.sa.SubspaceAlignment;
+import org.privadapt.models.nn.Network;
+import org.privadapt.privacy.BudgetExceededException;
+import org.privadapt.privacy.NeighbouringRelation;
+import org.privadapt.privacy.PrivacySession;
+import org.privadapt.privacy.accounting.Accountants;
+import org.privadapt.privacy.events.DpEvent;
+import org.privadapt.privacy.events.EventJson;
+import org.privadapt.privacy.events.GaussianEvent;
+import org.privadapt.privacy.ledger.BudgetLedger;
+import org.privadapt.privacy.mechanisms.GaussianCalibration;
+import org.privadapt.privacy.mechanisms.GaussianMechanism;
+
+/**
+ * PRIMA and PRISA (Jin et al., IJCAI 2021, paper 000) as three steps, each run by the party that holds the data:
+ * <ol>
+ *   <li>{@link #release} (target): DP moments, subspaces, PSD recovery, the release artifact;</li>
+ *   <li>{@link #train} (source): its own DP moments, per-subspace CORAL or SA, DP-SGD, the model artifact;</li>
+ *   <li>{@link #predict} (target): the model applied to the target's rows.</li>
+ * </ol>
+ * See docs/privacy/prima.md for the privacy analysis as implemented, and where it departs from the paper's.
+ */
+public final class Prima {
+    private Prima() {
+    }
+
+    // ------------------------------------------------------------------ target: release
+
+    /**
+     * The target's release. Its whole cost is charged to {@code session} before any noise is drawn: with forward
+     * selection two Gaussian releases (the full moments for the selection, the subspace moments) whose noise
+     * multipliers split the precision {@code 1/s^2} of the single Gaussian that meets the session's target
+     * (epsilon, delta) exactly (Gaussian compositions are Gaussian); without it, one release.
+     *
+     * @param target        the target's rows, already preprocessed row-locally with {@code preprocessing}
+     */
+    public static TargetRelease release(Dataset target, PrimaConfig cfg, String preprocessing, String method, long seed,
+                                        String runId, PrivacySession session)
+            throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
+        target.requireNonEmpty().requireFinite();
+        int d = target.dimension();
+        NeighbouringRelation rel = session.relation();
+        double eps = session.target().epsilon() * (1 - 1e-9);
+        double delta = session.target().delta();
+        double sTotal = GaussianCalibration.analyticSigma(eps, delta, 1.0);
+        boolean fs = cfg.partitioning() == PrimaConfig.Partitioning.FORWARD;
+        double s1 = fs ? sTotal / Math.sqrt(cfg.fsShare()) : Double.NaN;
+        double s2 = fs ? sTotal / Math.sqrt(1 - cfg.fsShare()) : sTotal;
+        if (fs) {
+            session.charge(method + " target: full moments for forward selection", "Gaussian (moments, d=" + d + ")",
+                    new GaussianEvent(s1), Map.of("noise_multiplier", s1, "row_bound", cfg.rowBound()));
+        }
+        session.charge(method + " target: subspace moments", "Gaussian (block second moments, sums, count)",
+                new GaussianEvent(s2), Map.of("noise_multiplier", s2, "block_bound", cfg.blockBound()));
+        FeatureMatrix rows = clipRows(target.features(), cfg, null);
+        Partition partition;
+        double stage1Noise = 0;
+        switch (cfg.partitioning()) {
+            case SINGLE:
+                partition = Partition.single(d);
+                break;
+            case RANDOM:
+                partition = Partition.random(d, cfg.blockSize(), seed);
+                break;
+            default: {
+                Partition all = Partition.single(d);
+                double c1 = cfg.rowBound() / 2;
+                GaussianMechanism m1 = GaussianMechanism.forNoiseMultiplier(s1,
+                        SecondMomentRelease.sensitivity(rel, 1, cfg.rowBound(), cfg.rowBound(), c1), rel,
+                        SecondMomentRelease.coordinates(all));
+                SecondMoments full = SecondMomentRelease.release(rows, all, c1, m1, session.noise());
+                stage1Noise = m1.sigma();
+                DenseMatrix m = PsdShrinking.floorEigenvalues(full.blockCovariance(0, cfg.centred()), 0.0);
+                double c2 = cfg.blockBound() / 2;
+                double noiseStd2 = s2 * SecondMomentRelease.sensitivity(rel, 1, Math.min(cfg.blockBound(), cfg.rowBound()),
+                        cfg.rowBound(), c2);
+                double kappa = noiseStd2 / full.effectiveCount();
+                partition = ForwardSelection.partition(m, kappa, cfg.maxBlock(), seed);
+            }
+        }
+        FeatureMatrix blockRows = BlockClipping.clip(rows, partition, cfg.blockBound());
+        double c = cfg.blockBound() / 2;
+        GaussianMechanism m2 = GaussianMechanism.forNoiseMultiplier(s2,
+                SecondMomentRelease.sensitivity(rel, partition.size(), cfg.blockBound(), cfg.rowBound(), c), rel,
+                SecondMomentRelease.coordinates(partition));
+        SecondMoments moments = SecondMomentRelease.release(blockRows, partition, c, m2, session.noise());
+        double[] mean = moments.mean();
+        double[] sd = standardDeviations(moments, cfg);
+        List<DenseMatrix> blocks = new ArrayList<>();
+        double[] alphas = new double[partition.size()];
+        for (int b = 0; b < partition.size(); b++) {
+            DenseMatrix cov = scaled(moments.blockCovariance(b, cfg.centred()), partition.block(b), sd);
+            if (cfg.shrink()) {
+                PsdShrinking.Result r = PsdShrinking.shrink(cov);
+                alphas[b] = r.alpha();
+                blocks.add(r.matrix());
+            } else {
+                blocks.add(PsdShrinking.floorEigenvalues(cov, 0.0));
+            }
+        }
+        ObjectNode privacy = statement(session, "target", delta);
+        privacy.put("stage1_noise_std", stage1Noise);
+        privacy.put("stage2_noise_std", m2.sigma());
+        privacy.put("stage2_sensitivity", m2.sensitivity());
+        TargetRelease r = new TargetRelease(runId, method, cfg, preprocessing, partition, blocks, mean, sd, alphas, privacy, null);
+        String checksum = r.toArtifact().seal();
+        return new TargetRelease(runId, method, cfg, preprocessing, partition, blocks, mean, sd, alphas, privacy, checksum);
+    }
+
+    // ------------------------------------------------------------------ source: train
+
+    /**
+     * The source's training. Charges, before drawing any noise, its own moment release (share {@code sourceShare}
+     * of its epsilon) and the DP-SGD run(s) calibrated so the composition stays within its (epsilon, delta).
+     *
+     * @param source the source's labelled rows, preprocessed row-locally with the release's preprocessing
+     * @throws ArtifactException if the release does not fit the source's data (dimension)
+     */
+    public static SourceModel train(Dataset source, TargetRelease release, MethodConfig mc, PrivacySession session)
+            throws DataException, ArtifactException, BudgetExceededException, BudgetLedger.LedgerException {
+        source.requireNonEmpty().requireFinite();
+        if (source.dimension() != release.dimension()) {
+            throw new ArtifactException("release is for " + release.dimension() + " features, the source's data has "
+                    + source.dimension() + " (" + source.firstFile() + ")");
+        }
+        PrimaConfig cfg = release.config();
+        Partition partition = release.partition();
+        NeighbouringRelation rel = session.relation();
+        ClassLabels y = source.classLabels();
+        int k = y.numClasses();
+        boolean ovr = cfg.oneVsRest() && k > 2;
+        int groups = cfg.vote() ? partition.size() : 1;
+        int runs = groups * (ovr ? k : 1);
+        double eps = session.target().epsilon() * (1 - 1e-9);
+        double delta = session.target().delta();
+        double sMoments = GaussianCalibration.analyticSigma(cfg.sourceShare() * eps, delta, 1.0);
+        DpEvent moments = new GaussianEvent(sMoments);
+        PrivateTraining.Plan plan = PrivateTraining.plan(mc, source.size(), eps, delta, rel, moments, runs);
+        session.charge(release.method() + " source: own subspace moments", "Gaussian (block second moments, sums, count)",
+                moments, Map.of("noise_multiplier", sMoments));
+        session.charge(release.method() + " source: DP-SGD model" + (runs > 1 ? "s (" + runs + ")" : ""), "DP-SGD", plan.event(),
+                plan.describe());
+        FeatureMatrix rows = clipRows(source.features(), cfg, partition);
+        double c = cfg.blockBound() / 2;
+        GaussianMechanism m = GaussianMechanism.forNoiseMultiplier(sMoments,
+                SecondMomentRelease.sensitivity(rel, partition.size(), cfg.blockBound(), cfg.rowBound(), c), rel,
+                SecondMomentRelease.coordinates(partition));
+        SecondMoments sm = SecondMomentRelease.release(rows, partition, c, m, session.noise());
+        double[] sd = standardDeviations(sm, cfg);
+        DenseMatrix z = standardized(rows, sm.mean(), sd, cfg);
+        List<DenseMatrix> features = new ArrayList<>();
+        List<DenseMatrix> targetBases = new ArrayList<>();
+        for (int b = 0; b < partition.size(); b++) {
+            int[] idx = partition.block(b);
+            DenseMatrix cs = scaled(sm.blockCovariance(b, cfg.centred()), idx, sd);
+            cs = cfg.shrink() ? PsdShrinking.shrink(cs).matrix() : PsdShrinking.floorEigenvalues(cs, 0.0);
+            DenseMatrix ct = release.blocks().get(b);
+            DenseMatrix zb = z.selectColumns(idx);
+            if (cfg.adaptation() == PrimaConfig.Adaptation.CORAL) {
+                features.add(Coral.apply(zb, Coral.alignmentMap(cs, ct, cfg.lambda())));
+                targetBases.add(null);
+            } else {
+                int kb = Math.max(1, (int) Math.ceil(cfg.saFraction() * idx.length));
+                DenseMatrix ps = SubspaceAlignment.basis(cs, kb);
+                DenseMatrix pt = SubspaceAlignment.basis(ct, kb);
+                features.add(SubspaceAlignment.transformSource(zb, ps, pt));
+                targetBases.add(pt);
+            }
+        }
+        List<List<Network>> models = new ArrayList<>();
+        int[] codes = y.codes();
+        for (int g = 0; g < groups; g++) {
+            DenseMatrix x = cfg.vote() ? features.get(g) : concat(features);
+            List<Network> group = new ArrayList<>();
+            if (ovr) {
+                for (int cls = 0; cls < k; cls++) {
+                    int[] binary = new int[codes.length];
+                    for (int i = 0; i < codes.length; i++) {
+                        binary[i] = codes[i] == cls ? 1 : 0;
+                    }
+                    group.add(PrivateTraining.train(plan, x, binary, List.of("rest", y.names().get(cls)), session.noise()));
+                }
+            } else {
+                group.add(PrivateTraining.train(plan, x, codes, y.names(), session.noise()));
+            }
+            models.add(group);
+        }
+        ObjectNode privacy = statement(session, "source", delta);
+        Map<String, Object> d = plan.describe();
+        ObjectNode training = privacy.putObject("training");
+        d.forEach((key, v) -> training.put(key, String.valueOf(v)));
+        training.put("models", runs);
+        return new SourceModel(release.runId(), release.checksum(), release.method(), cfg, release.preprocessing(), partition,
+                release.mean(), release.sd(), targetBases, models, y.names(), privacy);
+    }
+
+    // ------------------------------------------------------------------ target: predict
+
+    /** The model's predictions for the target's rows (preprocessed as the model says). */
+    public static int[] predict(SourceModel model, Dataset target) throws ArtifactException {
+        if (target.dimension() != model.dimension()) {
+            throw new ArtifactException("model is for " + model.dimension() + " features, the target's data has "
+                    + target.dimension() + " (" + target.firstFile() + ")");
+        }
+        return model.predict(target.features());
+    }
+
+    // ------------------------------------------------------------------ shared helpers
+
+    /** Row clipping to R, then (when a partition is given) per-block clipping to R_b: row-local. */
+    static FeatureMatrix clipRows(FeatureMatrix x, PrimaConfig cfg, Partition partition) {
+        FeatureMatrix rows = BlockClipping.clip(x, Partition.single(x.cols()), cfg.rowBound());
+        return partition == null ? rows : BlockClipping.clip(rows, partition, cfg.blockBound());
+    }
+
+    /** Standard deviations from DP variances, floored at a fraction of the median positive variance; 1 when off. */
+    static double[] standardDeviations(SecondMoments m, PrimaConfig cfg) {
+        int d = m.partition().dimension();
+        double[] sd = new double[d];
+        if (!cfg.standardize()) {
+            Arrays.fill(sd, 1.0);
+            return sd;
+        }
+        double[] v = m.variances();
+        double[] pos = Arrays.stream(v).filter(x -> x > 0).sorted().toArray();
+        double median = pos.length == 0 ? 1.0 : pos[pos.length / 2];
+        double floor = cfg.varianceFloor() * median;
+        for (int j = 0; j < d; j++) {
+            sd[j] = Math.sqrt(Math.max(v[j], floor));
+        }
+        return sd;
+    }
+
+    /** {@code D^-1/2 C D^-1/2} for the block's standard deviations (the covariance of standardised features). */
+    static DenseMatrix scaled(DenseMatrix cov, int[] idx, double[] sd) {
+        DenseMatrix out = cov.copy();
+        for (int q = 0; q < idx.length; q++) {
+            for (int p = 0; p < idx.length; p++) {
+                out.set(p, q, cov.get(p, q) / (sd[idx[p]] * sd[idx[q]]));
+            }
+        }
+        return out;
+    }
+
+    /** Rows standardised with the given (DP) mean and sd, when the settings ask for it; dense. */
+    static DenseMatrix standardized(FeatureMatrix x, double[] mean, double[] sd, PrimaConfig cfg) {
+        DenseMatrix d = x.toDense();
+        if (!cfg.standardize()) {
+            return d;
+        }
+        double[] inv = new double[sd.length];
+        for (int j = 0; j < sd.length; j++) {
+            inv[j] = 1.0 / sd[j];
+        }
+        return d.minusRowVector(mean).scaleColumnsCopy(inv);
+    }
+
+    static DenseMatrix concat(List<DenseMatrix> blocks) {
+        if (blocks.size() == 1) {
+            return blocks.get(0);
+        }
+        int n = blocks.get(0).rows();
+        int cols = 0;
+        for (DenseMatrix b : blocks) {
+            cols += b.cols();
+        }
+        DenseMatrix out = DenseMatrix.zeros(n, cols);
+        int at = 0;
+        for (DenseMatrix b : blocks) {
+            System.arraycopy(b.data(), 0, out.data(), at * n, b.data().length);
+            at += b.cols();
+        }
+        return out;
+    }
+
+    /** The privacy statement of an artifact: the party's target, what it charged, and how the noise was drawn. */
+    static ObjectNode statement(PrivacySession session, String party, double delta) {
+        ObjectNode o = JsonNodeFactory.instance.objectNode();
+        o.put("party", party);
+        o.put("epsilon", session.target().epsilon());
+        o.put("delta", delta);
+        o.put("relation", session.relation().id());
+        Accountants.Certified c = Accountants.certify(session.relation(),
+                new org.privadapt.privacy.events.ComposedEvent(session.events()), delta);
+        o.put("epsilon_spent", c == null ? Double.POSITIVE_INFINITY : c.epsilon());
+        o.put("accountant", c == null ? "none" : c.accountant());
+        ArrayNode ev = o.putArray("events");
+        for (DpEvent e : session.events()) {
+            ev.add(EventJson.write(e));
+        }
+        o.put("sampler", session.noise().samplerDescription());
+        o.put("private", session.isPrivate());
+        if (!session.isPrivate()) {
+            o.put("warning", "seeded noise: NOT differentially private");
+        }
+        return o;
+    }
+
+    /** Diagnostics of a release, for reports. */
+    static Map<String, Object> describe(TargetRelease r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("subspaces", r.partition().size());
+        m.put("largest_subspace", r.partition().largestBlock());
+        double meanAlpha = Arrays.stream(r.shrinkAlphas()).average().orElse(0);
+        m.put("mean_shrink_alpha", meanAlpha);
+        m.put("stage2_noise_std", r.privacy().path("stage2_noise_std").asDouble());
+        return m;
+    }
+}

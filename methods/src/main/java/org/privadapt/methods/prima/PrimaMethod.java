@@ -1,0 +1,106 @@
+package org.privadapt.methods.prima;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import org.privadapt.data.DataException;
+import org.privadapt.methods.artifacts.Artifact;
+import org.privadapt.methods.artifacts.ArtifactException;
+import org.privadapt.methods.core.AdaptationMethod;
+import org.privadapt.methods.core.AdaptationOutcome;
+import org.privadapt.methods.core.AdaptationTask;
+import org.privadapt.methods.core.Classifiers;
+import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.core.PrivacyContext;
+import org.privadapt.models.Metrics;
+import org.privadapt.privacy.BudgetExceededException;
+import org.privadapt.privacy.ledger.BudgetLedger;
+
+/**
+ * PRIMA, PRISA and the ablations of paper 000 §5.3 run in one process: the target's release, the source's training
+ * and the target's prediction, with the artifacts serialised and read back in between, exactly as the two-party
+ * commands exchange them (so both paths give the same numbers for the same seed).
+ */
+public final class PrimaMethod implements AdaptationMethod {
+    private final String name;
+    private final String description;
+    private final PrimaConfig defaults;
+
+    private PrimaMethod(String name, String description, PrimaConfig defaults) {
+        this.name = name;
+        this.description = description;
+        this.defaults = defaults;
+    }
+
+    public static PrimaMethod prima() {
+        return new PrimaMethod("prima", "PRIMA (paper 000): DP subspace covariances with forward selection and shrinking, "
+                + "per-subspace CORAL, DP-SGD (both parties private)", PrimaConfig.prima(PrimaConfig.Adaptation.CORAL));
+    }
+
+    public static PrimaMethod prisa() {
+        return new PrimaMethod("prisa", "PRISA (paper 000): as PRIMA with subspace alignment instead of CORAL (both parties "
+                + "private)", PrimaConfig.prima(PrimaConfig.Adaptation.SA));
+    }
+
+    /** The ablations of §5.3: Basic, RSE+Basic, RSE+Basic+FS, Basic+Shrinking. */
+    public static PrimaMethod ablation(String name) {
+        PrimaConfig base = PrimaConfig.prima(PrimaConfig.Adaptation.CORAL);
+        return switch (name) {
+            case "prima-basic" -> new PrimaMethod(name, "ablation Basic: one noisy full covariance, CORAL, DP-SGD",
+                    base.with(PrimaConfig.Partitioning.SINGLE, false));
+            case "prima-rse" -> new PrimaMethod(name, "ablation RSE+Basic: random subspaces, no selection, no shrinking",
+                    base.with(PrimaConfig.Partitioning.RANDOM, false));
+            case "prima-rse-fs" -> new PrimaMethod(name, "ablation RSE+Basic+FS: forward-selected subspaces, no shrinking",
+                    base.with(PrimaConfig.Partitioning.FORWARD, false));
+            case "prima-basic-shrink" -> new PrimaMethod(name, "ablation Basic+Shrinking: one noisy full covariance, shrinking",
+                    base.with(PrimaConfig.Partitioning.SINGLE, true));
+            default -> throw new IllegalArgumentException("unknown PRIMA ablation '" + name + "'");
+        };
+    }
+
+    public PrimaConfig defaults() {
+        return defaults;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String description() {
+        return description;
+    }
+
+    @Override
+    public boolean isPrivate() {
+        return true;
+    }
+
+    @Override
+    public Set<String> protectedParties() {
+        return Set.of("source", "target");
+    }
+
+    @Override
+    public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy)
+            throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
+        PrimaConfig cfg = PrimaConfig.from(defaults, config);
+        String runId = "run-" + config.seed();
+        try {
+            TargetRelease release = Prima.release(task.target(), cfg, task.preprocessing(), name, config.seed(), runId,
+                    privacy.target());
+            Artifact releaseArtifact = Artifact.parse("release", release.toArtifact().toBytes(), "release");
+            TargetRelease received = TargetRelease.fromArtifact(releaseArtifact, "release");
+            SourceModel model = Prima.train(task.source(), received, config, privacy.source());
+            SourceModel shipped = SourceModel.fromArtifact(Artifact.parse("model", model.toArtifact(runId).toBytes(), "model"), "model");
+            int[] pred = Prima.predict(shipped, task.evaluation());
+            double acc = Metrics.accuracy(pred, Classifiers.truthFor(shipped.classNames(), task.evaluation()));
+            Map<String, Object> diag = new LinkedHashMap<>(Prima.describe(release));
+            return new AdaptationOutcome(name, acc, pred, shipped.classNames(),
+                    Map.of("source", privacy.source().spent(), "target", privacy.target().spent()), diag);
+        } catch (ArtifactException e) {
+            throw new IllegalStateException("artifact round trip failed: " + e.getMessage(), e);
+        }
+    }
+}

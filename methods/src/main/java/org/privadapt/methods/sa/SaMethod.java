@@ -1,0 +1,49 @@
+package org.privadapt.methods.sa;
+
+import java.util.Map;
+import org.privadapt.data.DataException;
+import org.privadapt.math.DenseMatrix;
+import org.privadapt.math.LinAlg;
+import org.privadapt.methods.core.AdaptationMethod;
+import org.privadapt.methods.core.AdaptationOutcome;
+import org.privadapt.methods.core.AdaptationTask;
+import org.privadapt.methods.core.Classifiers;
+import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.core.NonPrivate;
+import org.privadapt.methods.core.PrivacyContext;
+import org.privadapt.models.Classifier;
+
+/**
+ * Non-private Subspace Alignment end to end. Parameter {@code k}: subspace dimension (default 100, capped at d).
+ */
+public final class SaMethod implements AdaptationMethod {
+    @Override
+    public String name() {
+        return "sa";
+    }
+
+    @Override
+    public String description() {
+        return "Subspace Alignment (Fernando et al. 2013): source principal subspace aligned to the target's (non-private)";
+    }
+
+    @Override
+    public boolean isPrivate() {
+        return false;
+    }
+
+    @Override
+    public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy) throws DataException {
+        task.source().requireSameDimension(task.target());
+        int d = task.source().dimension();
+        int k = Math.min(d, config.intParam("k", 100));
+        DenseMatrix ps = SubspaceAlignment.basis(LinAlg.covariance(task.source().features()), k);
+        DenseMatrix pt = SubspaceAlignment.basis(LinAlg.covariance(task.target().features()), k);
+        Classifier model = Classifiers.train(config, SubspaceAlignment.transformSource(task.source().features(), ps, pt),
+                task.source().classLabels());
+        int[] pred = new int[task.evaluation().size()];
+        double acc = Classifiers.accuracy(model, SubspaceAlignment.transformTarget(task.evaluation().features(), pt),
+                task.evaluation(), pred);
+        return new AdaptationOutcome(name(), acc, pred, model.classNames(), NonPrivate.both(), Map.of("k", k));
+    }
+}
