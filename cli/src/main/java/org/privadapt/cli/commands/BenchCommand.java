@@ -102,7 +102,7 @@ public final class BenchCommand implements Callable<Integer> {
      */
     static String defaultPreprocessing(String suite, boolean anyPrivate) {
         return switch (suite) {
-            case "office-caltech10" -> anyPrivate ? "l2" : "l1,zscore";
+            case "office-caltech10" -> anyPrivate ? "l2,scale=28" : "l1,zscore";
             case "amazon-reviews", "iu-chest-xray" -> "none";
             default -> anyPrivate ? "none" : "zscore";
         };

@@ -61,6 +61,12 @@ public final class Preprocessing {
                             out.add(new MinMax(Double.parseDouble(p[0]), Double.parseDouble(p[1])));
                         }
                         break;
+                    case "scale":
+                        if (arg == null) {
+                            throw new IllegalArgumentException("scale needs a factor, e.g. scale=28");
+                        }
+                        out.add(new RowScale(Double.parseDouble(arg)));
+                        break;
                     case "clip":
                         if (arg == null) {
                             throw new IllegalArgumentException("clip needs a bound, e.g. clip=1");
@@ -72,7 +78,7 @@ public final class Preprocessing {
                 }
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException("preprocessing step '" + s + "': " + e.getMessage()
-                        + " (steps: l1, l2, center, zscore, minmax, minmax=LO:HI, clip=BOUND, none)", e);
+                        + " (steps: l1, l2, center, zscore, minmax, minmax=LO:HI, clip=BOUND, scale=K, none)", e);
             }
         }
         return new Preprocessing(out);
@@ -104,6 +110,8 @@ public final class Preprocessing {
                 bound = c.bound();
             } else if (p instanceof RowL1Normalize || p instanceof RowL2Normalize) {
                 bound = 1.0; // ||x||_2 <= ||x||_1 = 1, or ||x||_2 = 1
+            } else if (p instanceof RowScale s) {
+                bound = bound * s.factor();
             } else {
                 bound = Double.NaN;
             }

@@ -32,6 +32,20 @@ public final class Coral {
         return LinAlg.multiply(whiten, recolour);
     }
 
+    /**
+     * As {@link #alignmentMap(DenseMatrix, DenseMatrix, double)} with the ridge relative to each covariance's mean
+     * variance: {@code C + lambda (tr(C)/d) I}, which is Sun et al.'s {@code +I} when features are standardised and
+     * keeps the same meaning for features on any other scale.
+     */
+    public static DenseMatrix alignmentMapRelative(DenseMatrix sourceCov, DenseMatrix targetCov, double lambda) {
+        int d = sourceCov.rows();
+        double ls = lambda * Math.max(sourceCov.trace() / d, 1e-300);
+        double lt = lambda * Math.max(targetCov.trace() / d, 1e-300);
+        DenseMatrix whiten = LinAlg.spdPower(sourceCov.plusIdentity(ls), -0.5);
+        DenseMatrix recolour = LinAlg.spdPower(targetCov.plusIdentity(lt), 0.5);
+        return LinAlg.multiply(whiten, recolour);
+    }
+
     /** Applies a map to source rows: {@code X_s A}. */
     public static DenseMatrix apply(FeatureMatrix source, DenseMatrix map) {
         return source.multiply(map);

@@ -20,10 +20,11 @@ import org.privadapt.privacy.noise.NoiseSource;
  * DP-SGD training of the downstream classifier ({@code lr}: multinomial logistic regression; {@code dnn}: a
  * network with hidden layers), planned so that its cost is known, and charged, before any noise is drawn.
  *
- * <p>Method parameters (all public, none read from data): {@code clip} (C, default 1), {@code epochs} (default 20),
- * {@code batch} (expected batch size B, default 64), {@code lr} (default 0.05), {@code optimizer} (adam, sgd, momentum;
- * default adam), {@code schedule} (default constant), {@code weight-decay} (default 0), {@code hidden} (dnn widths,
- * default 50), {@code activation} (default relu), {@code physical-batch} (default 256).
+ * <p>Method parameters (all public, none read from data): {@code clip} (C, default 1), {@code epochs} (default 10),
+ * {@code batch} (expected batch size B, default 256), {@code lr} (default 0.005), {@code optimizer} (adam, sgd,
+ * momentum; default adam), {@code schedule} (default constant), {@code weight-decay} (default 0.1), {@code hidden}
+ * (dnn widths, default 50), {@code activation} (default relu), {@code physical-batch} (default 256). The defaults were
+ * chosen with dp-source-only at epsilon 2 on six Office-Caltech10 tasks (docs/results/prima.md).
  *
  * <p>The sampling rate is {@code q = B / n} with n the training set's size, and the noisy sum is divided by B:
  * <b>n is treated as public</b> here (as Opacus and TF Privacy do when they derive q from the data loader). The
@@ -87,8 +88,8 @@ public final class PrivateTraining {
                 throw new IllegalArgumentException("unknown classifier '" + classifier + "' for private training (lr, dnn)");
         }
         double clip = c.param("clip", 1.0);
-        double epochs = c.param("epochs", 20);
-        double batch = c.param("batch", 64);
+        double epochs = c.param("epochs", 10);
+        double batch = c.param("batch", 256);
         if (!(batch >= 1)) {
             throw new IllegalArgumentException("batch must be >= 1, got " + batch);
         }
@@ -101,8 +102,8 @@ public final class PrivateTraining {
         };
         double sigma = NoiseCalibration.smallest(family, rdp, epsilon, delta, runs + " x " + steps + " DP-SGD steps");
         DpSgdConfig cfg = new DpSgdConfig(clip, sigma, q, q * n, steps, c.intParam("physical-batch", 256),
-                c.params().getOrDefault("optimizer", "adam"), c.param("lr", 0.05), c.params().getOrDefault("schedule", "constant"),
-                c.param("weight-decay", 0.0), c.seed());
+                c.params().getOrDefault("optimizer", "adam"), c.param("lr", 0.005), c.params().getOrDefault("schedule", "constant"),
+                c.param("weight-decay", 0.1), c.seed());
         Activation act = Activation.parse(c.params().getOrDefault("activation", "relu"));
         DpEvent event = runs == 1 ? DpSgdTrainer.event(cfg)
                 : new org.privadapt.privacy.events.SelfComposedEvent(DpSgdTrainer.event(cfg), runs);

@@ -14,8 +14,17 @@ public final class BlockClipping {
     }
 
     public static FeatureMatrix clip(FeatureMatrix x, Partition p, double bound) {
-        if (!(bound > 0)) {
-            throw new IllegalArgumentException("block clip bound must be > 0, got " + bound);
+        double[] bounds = new double[p.size()];
+        java.util.Arrays.fill(bounds, bound);
+        return clip(x, p, bounds);
+    }
+
+    /** As above with one bound per block. */
+    public static FeatureMatrix clip(FeatureMatrix x, Partition p, double[] bounds) {
+        for (double bound : bounds) {
+            if (!(bound > 0)) {
+                throw new IllegalArgumentException("block clip bound must be > 0, got " + bound);
+            }
         }
         int[] blockOf = new int[p.dimension()];
         for (int b = 0; b < p.size(); b++) {
@@ -40,6 +49,7 @@ public final class BlockClipping {
                 for (int k = s.rowStart(i); k < s.rowEnd(i); k++) {
                     int j = s.colIndexAt(k);
                     double norm = Math.sqrt(sq[i][blockOf[j]]);
+                    double bound = bounds[blockOf[j]];
                     cols[t] = j;
                     values[t++] = norm > bound ? s.valueAt(k) * bound / norm : s.valueAt(k);
                 }
@@ -60,6 +70,7 @@ public final class BlockClipping {
         double[] o = out.data();
         for (int j = 0; j < d.cols(); j++) {
             int b = blockOf[j];
+            double bound = bounds[b];
             for (int i = 0; i < n; i++) {
                 double norm = Math.sqrt(sq[i][b]);
                 if (norm > bound) {

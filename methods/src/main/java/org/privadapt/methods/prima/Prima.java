@@ -70,7 +70,7 @@ public final class Prima {
                     new GaussianEvent(s1), Map.of("noise_multiplier", s1, "row_bound", cfg.rowBound()));
         }
         session.charge(method + " target: subspace moments", "Gaussian (block second moments, sums, count)",
-                new GaussianEvent(s2), Map.of("noise_multiplier", s2, "block_bound", cfg.blockBound()));
+                new GaussianEvent(s2), Map.of("noise_multiplier", s2, "row_bound", cfg.rowBound(), "block_scale", cfg.blockScale()));
         FeatureMatrix rows = clipRows(target.features(), cfg, null);
         Partition partition;
         double stage1Noise = 0;
@@ -83,25 +83,26 @@ public final class Prima {
                 break;
             default: {
                 Partition all = Partition.single(d);
-                double c1 = cfg.rowBound() / 2;
+                double c1 = cfg.momentWeight() * cfg.rowBound();
                 GaussianMechanism m1 = GaussianMechanism.forNoiseMultiplier(s1,
                         SecondMomentRelease.sensitivity(rel, 1, cfg.rowBound(), cfg.rowBound(), c1), rel,
                         SecondMomentRelease.coordinates(all));
                 SecondMoments full = SecondMomentRelease.release(rows, all, c1, m1, session.noise());
                 stage1Noise = m1.sigma();
                 DenseMatrix m = PsdShrinking.floorEigenvalues(full.blockCovariance(0, cfg.centred()), 0.0);
-                double c2 = cfg.blockBound() / 2;
-                double noiseStd2 = s2 * SecondMomentRelease.sensitivity(rel, 1, Math.min(cfg.blockBound(), cfg.rowBound()),
-                        cfg.rowBound(), c2);
+                // noise cost per feature: the stage-2 noise for a reference partition into blocks of blockSize
+                Partition reference = Partition.random(d, cfg.blockSize(), seed);
+                double noiseStd2 = s2 * SecondMomentRelease.sensitivity(rel, cfg.blockBounds(reference), cfg.rowBound(),
+                        cfg.momentWeight() * cfg.rowBound());
                 double kappa = noiseStd2 / full.effectiveCount();
                 partition = ForwardSelection.partition(m, kappa, cfg.maxBlock(), seed);
             }
         }
-        FeatureMatrix blockRows = BlockClipping.clip(rows, partition, cfg.blockBound());
-        double c = cfg.blockBound() / 2;
+        double[] bounds = cfg.blockBounds(partition);
+        FeatureMatrix blockRows = BlockClipping.clip(rows, partition, bounds);
+        double c = cfg.momentWeight() * cfg.rowBound();
         GaussianMechanism m2 = GaussianMechanism.forNoiseMultiplier(s2,
-                SecondMomentRelease.sensitivity(rel, partition.size(), cfg.blockBound(), cfg.rowBound(), c), rel,
-                SecondMomentRelease.coordinates(partition));
+                SecondMomentRelease.sensitivity(rel, bounds, cfg.rowBound(), c), rel, SecondMomentRelease.coordinates(partition));
         SecondMoments moments = SecondMomentRelease.release(blockRows, partition, c, m2, session.noise());
         double[] mean = moments.mean();
         double[] sd = standardDeviations(moments, cfg);
@@ -160,9 +161,9 @@ public final class Prima {
         session.charge(release.method() + " source: DP-SGD model" + (runs > 1 ? "s (" + runs + ")" : ""), "DP-SGD", plan.event(),
                 plan.describe());
         FeatureMatrix rows = clipRows(source.features(), cfg, partition);
-        double c = cfg.blockBound() / 2;
+        double c = cfg.momentWeight() * cfg.rowBound();
         GaussianMechanism m = GaussianMechanism.forNoiseMultiplier(sMoments,
-                SecondMomentRelease.sensitivity(rel, partition.size(), cfg.blockBound(), cfg.rowBound(), c), rel,
+                SecondMomentRelease.sensitivity(rel, cfg.blockBounds(partition), cfg.rowBound(), c), rel,
                 SecondMomentRelease.coordinates(partition));
         SecondMoments sm = SecondMomentRelease.release(rows, partition, c, m, session.noise());
         double[] sd = standardDeviations(sm, cfg);
@@ -176,7 +177,7 @@ public final class Prima {
             DenseMatrix ct = release.blocks().get(b);
             DenseMatrix zb = z.selectColumns(idx);
             if (cfg.adaptation() == PrimaConfig.Adaptation.CORAL) {
-                features.add(Coral.apply(zb, Coral.alignmentMap(cs, ct, cfg.lambda())));
+                features.add(Coral.apply(zb, Coral.alignmentMapRelative(cs, ct, cfg.lambda())));
                 targetBases.add(null);
             } else {
                 int kb = Math.max(1, (int) Math.ceil(cfg.saFraction() * idx.length));
@@ -226,10 +227,10 @@ public final class Prima {
 
     // ------------------------------------------------------------------ shared helpers
 
-    /** Row clipping to R, then (when a partition is given) per-block clipping to R_b: row-local. */
+    /** Row clipping to R, then (when a partition is given) per-block clipping to the blocks' bounds: row-local. */
     static FeatureMatrix clipRows(FeatureMatrix x, PrimaConfig cfg, Partition partition) {
         FeatureMatrix rows = BlockClipping.clip(x, Partition.single(x.cols()), cfg.rowBound());
-        return partition == null ? rows : BlockClipping.clip(rows, partition, cfg.blockBound());
+        return partition == null ? rows : BlockClipping.clip(rows, partition, cfg.blockBounds(partition));
     }
 
     /** Standard deviations from DP variances, floored at a fraction of the median positive variance; 1 when off. */

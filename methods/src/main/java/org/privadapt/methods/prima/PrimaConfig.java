@@ -19,19 +19,23 @@ import org.privadapt.methods.core.MethodConfig;
  * @param maxBlock     largest subspace forward selection may build
  * @param fsShare      share of the target's Gaussian precision (1/s^2) spent on the forward-selection release
  * @param rowBound     R: L2 clip of each row (the sensitivity premise)
- * @param blockBound   R_b: L2 clip of each row's sub-vector per subspace
+ * @param blockScale   each row's sub-vector on a p-feature subspace is clipped to {@code R sqrt(min(1, blockScale p/d))}
+ *                     (its share of the row bound, with slack): the subspaces' joint sensitivity then falls with
+ *                     their size, which is where random subspaces gain (docs/privacy/prima.md)
+ * @param momentWeight c/R: weight of the sums and the count in the moment release (their noise is sigma/c, sigma/c^2)
  * @param centred      use centred covariances (else paper 000's uncentred second moments)
  * @param standardize  standardise features with the DP means and variances (per-domain z-scoring, as the CORAL
  *                     protocol), so that lambda is on the scale of a correlation matrix
  * @param varianceFloor variances below this fraction of the median variance are raised to it before standardising
- * @param lambda       CORAL ridge (Sun et al.'s +I)
+ * @param lambda       CORAL ridge relative to the block's mean variance: {@code C + lambda tr(C)/p I} (Sun et al.'s +I
+ *                     on standardised features)
  * @param saFraction   PRISA keeps ceil(saFraction p) leading eigenvectors of a p-feature subspace
  * @param sourceShare  share of the source's epsilon spent on its own moment release (the rest on DP-SGD)
  * @param vote         one model per subspace with majority vote (paper), else one joint model (default)
  * @param oneVsRest    one binary model per class with the budget split over them (paper's LR), else multinomial
  */
 public record PrimaConfig(Adaptation adaptation, Partitioning partitioning, boolean shrink, int blockSize, int maxBlock,
-                          double fsShare, double rowBound, double blockBound, boolean centred, boolean standardize,
+                          double fsShare, double rowBound, double blockScale, double momentWeight, boolean centred, boolean standardize,
                           double varianceFloor, double lambda, double saFraction, double sourceShare, boolean vote,
                           boolean oneVsRest) {
 
@@ -46,8 +50,11 @@ public record PrimaConfig(Adaptation adaptation, Partitioning partitioning, bool
         if (!(fsShare > 0 && fsShare < 1)) {
             throw new IllegalArgumentException("fs-share must be in (0, 1), got " + fsShare);
         }
-        if (!(rowBound > 0) || !(blockBound > 0)) {
-            throw new IllegalArgumentException("clip bounds must be > 0");
+        if (!(rowBound > 0) || !(blockScale > 0)) {
+            throw new IllegalArgumentException("row-bound and block-scale must be > 0");
+        }
+        if (!(momentWeight > 0)) {
+            throw new IllegalArgumentException("moment-weight must be > 0, got " + momentWeight);
         }
         if (!(lambda >= 0)) {
             throw new IllegalArgumentException("lambda must be >= 0, got " + lambda);
@@ -62,7 +69,7 @@ public record PrimaConfig(Adaptation adaptation, Partitioning partitioning, bool
 
     /** The full method of paper 000: forward-selected subspaces, shrinking, per-subspace CORAL (or SA). */
     public static PrimaConfig prima(Adaptation a) {
-        return new PrimaConfig(a, Partitioning.FORWARD, true, 20, 200, 0.3, 1.0, 1.0, true, true, 0.01, 1.0, 0.5, 0.2,
+        return new PrimaConfig(a, Partitioning.FORWARD, true, 20, 200, 0.3, 1.0, 4.0, 0.25, true, false, 0.01, 1.0, 0.5, 0.2,
                 false, false);
     }
 
@@ -73,7 +80,8 @@ public record PrimaConfig(Adaptation adaptation, Partitioning partitioning, bool
                         : base.partitioning(),
                 bool(c, "shrink", base.shrink()), c.intParam("block-size", base.blockSize()), c.intParam("max-block", base.maxBlock()),
                 c.param("fs-share", base.fsShare()), c.param("row-bound", base.rowBound()),
-                c.param("block-bound", c.param("row-bound", base.blockBound())), bool(c, "centred", base.centred()),
+                c.param("block-scale", base.blockScale()), c.param("moment-weight", base.momentWeight()),
+                bool(c, "centred", base.centred()),
                 bool(c, "standardize", base.standardize()), c.param("variance-floor", base.varianceFloor()),
                 c.param("lambda", base.lambda()), c.param("sa-fraction", base.saFraction()),
                 c.param("source-share", base.sourceShare()), "vote".equals(c.params().getOrDefault("ensemble", base.vote() ? "vote" : "joint")),
@@ -92,8 +100,17 @@ public record PrimaConfig(Adaptation adaptation, Partitioning partitioning, bool
     }
 
     public PrimaConfig with(Partitioning p, boolean shrinking) {
-        return new PrimaConfig(adaptation, p, shrinking, blockSize, maxBlock, fsShare, rowBound, blockBound, centred,
-                standardize, varianceFloor, lambda, saFraction, sourceShare, vote, oneVsRest);
+        return new PrimaConfig(adaptation, p, shrinking, blockSize, maxBlock, fsShare, rowBound, blockScale, momentWeight,
+                centred, standardize, varianceFloor, lambda, saFraction, sourceShare, vote, oneVsRest);
+    }
+
+    /** The clip bound of each block's sub-rows: {@code R sqrt(min(1, blockScale p_i / d))}. */
+    public double[] blockBounds(Partition p) {
+        double[] b = new double[p.size()];
+        for (int i = 0; i < b.length; i++) {
+            b[i] = rowBound * Math.sqrt(Math.min(1.0, blockScale * p.block(i).length / (double) p.dimension()));
+        }
+        return b;
     }
 
     /** The settings both parties must share, as stored in the release. */
@@ -106,7 +123,8 @@ public record PrimaConfig(Adaptation adaptation, Partitioning partitioning, bool
         o.put("max_block", maxBlock);
         o.put("fs_share", fsShare);
         o.put("row_bound", rowBound);
-        o.put("block_bound", blockBound);
+        o.put("block_scale", blockScale);
+        o.put("moment_weight", momentWeight);
         o.put("centred", centred);
         o.put("standardize", standardize);
         o.put("variance_floor", varianceFloor);
@@ -124,7 +142,8 @@ public record PrimaConfig(Adaptation adaptation, Partitioning partitioning, bool
                     Partitioning.valueOf(Artifact.text(o, "partitioning", where).toUpperCase(Locale.ROOT)),
                     o.path("shrink").asBoolean(), Artifact.integer(o, "block_size", where), Artifact.integer(o, "max_block", where),
                     Artifact.number(o, "fs_share", where), Artifact.number(o, "row_bound", where),
-                    Artifact.number(o, "block_bound", where), o.path("centred").asBoolean(), o.path("standardize").asBoolean(),
+                    Artifact.number(o, "block_scale", where), Artifact.number(o, "moment_weight", where),
+                    o.path("centred").asBoolean(), o.path("standardize").asBoolean(),
                     Artifact.number(o, "variance_floor", where), Artifact.number(o, "lambda", where),
                     Artifact.number(o, "sa_fraction", where), Artifact.number(o, "source_share", where),
                     "vote".equals(o.path("ensemble").asText()), "ovr".equals(o.path("multiclass").asText()));

@@ -85,7 +85,13 @@ public final class PrimaMethod implements AdaptationMethod {
     @Override
     public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy)
             throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
-        PrimaConfig cfg = PrimaConfig.from(defaults, config);
+        MethodConfig withBound = config;
+        if (!config.params().containsKey("row-bound")) {
+            // the row bound the preprocessing guarantees (e.g. l2,scale=28 gives 28), else 1
+            double b = org.privadapt.data.preprocess.Preprocessing.parse(task.preprocessing()).rowNormBound();
+            withBound = config.withParam("row-bound", Double.toString(Double.isFinite(b) ? b : 1.0));
+        }
+        PrimaConfig cfg = PrimaConfig.from(defaults, withBound);
         String runId = "run-" + config.seed();
         try {
             TargetRelease release = Prima.release(task.target(), cfg, task.preprocessing(), name, config.seed(), runId,

@@ -15,7 +15,8 @@ import org.privadapt.privacy.noise.NoiseSource;
  * records.
  *
  * <p><b>Sensitivity</b> (L2, for one record; each block's sub-row has norm at most R_b after
- * {@link BlockClipping}, the whole row at most R, m blocks). The upper triangle of a symmetric M has norm at most
+ * {@link BlockClipping}, the whole row at most R, m blocks; with one bound per block, {@code sqrt(m) R_b^2} below
+ * becomes {@code sqrt(sum_i R_i^4)}). The upper triangle of a symmetric M has norm at most
  * {@code ||M||_F} (gaussian-mechanism.md), so:
  * <ul>
  *   <li>add/remove: blocks {@code sqrt(sum_S ||x_S||^4) <= min(sqrt(m) R_b^2, R^2)}; sums {@code c min(R, sqrt(m) R_b)};
@@ -33,17 +34,33 @@ public final class SecondMomentRelease {
     private SecondMomentRelease() {
     }
 
-    /** The L2 sensitivity of the released vector (see the class comment). */
+    /** The L2 sensitivity of the released vector with one bound for every block (see the class comment). */
     public static double sensitivity(NeighbouringRelation r, int blocks, double blockBound, double rowBound, double c) {
-        double m = blocks;
-        double norm = Math.min(rowBound, Math.sqrt(m) * blockBound);
+        double[] b = new double[blocks];
+        java.util.Arrays.fill(b, blockBound);
+        return sensitivity(r, b, rowBound, c);
+    }
+
+    /**
+     * The L2 sensitivity with a bound R_i per block: blocks part {@code min(sqrt(sum_i R_i^4), R^2)} (add/remove) or
+     * {@code min(sqrt(2 sum_i R_i^4), sqrt(2) R^2)} (replace-one); sums part {@code c min(R, sqrt(sum_i R_i^2))}, doubled
+     * under replace-one; count part {@code c^2} under add/remove, 0 under replace-one.
+     */
+    public static double sensitivity(NeighbouringRelation r, double[] blockBounds, double rowBound, double c) {
+        double sum4 = 0;
+        double sum2 = 0;
+        for (double b : blockBounds) {
+            sum4 += b * b * b * b;
+            sum2 += b * b;
+        }
+        double norm = Math.min(rowBound, Math.sqrt(sum2));
         if (r == NeighbouringRelation.ADD_OR_REMOVE_ONE) {
-            double b = Math.min(Math.sqrt(m) * blockBound * blockBound, rowBound * rowBound);
+            double b = Math.min(Math.sqrt(sum4), rowBound * rowBound);
             double s = c * norm;
             double k = c * c;
             return Math.sqrt(b * b + s * s + k * k);
         }
-        double b = Math.min(Math.sqrt(2 * m) * blockBound * blockBound, Math.sqrt(2) * rowBound * rowBound);
+        double b = Math.min(Math.sqrt(2 * sum4), Math.sqrt(2) * rowBound * rowBound);
         double s = 2 * c * norm;
         return Math.sqrt(b * b + s * s);
     }
