@@ -6,6 +6,8 @@ import org.privadapt.cli.commands.DatasetsCommand;
 import org.privadapt.cli.commands.DemoCommand;
 import org.privadapt.cli.commands.PrivacyCommand;
 import org.privadapt.cli.commands.RunCommand;
+import org.privadapt.cli.commands.SourceCommand;
+import org.privadapt.cli.commands.TargetCommand;
 import org.privadapt.data.DataException;
 import org.privadapt.privacy.BudgetExceededException;
 import picocli.CommandLine;
@@ -18,7 +20,7 @@ import picocli.CommandLine.Command;
 @Command(name = "privadapt", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Differentially private domain adaptation between two parties.",
         subcommands = {DemoCommand.class, RunCommand.class, DatasetsCommand.class, PrivacyCommand.class,
-            BenchCommand.class, CommandLine.HelpCommand.class},
+            BenchCommand.class, TargetCommand.class, SourceCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 ok, 1 internal error, 2 usage error, 3 data error, 4 privacy budget refused, 5 invalid artifact or ledger."})
 public final class Main implements Runnable {
 
@@ -50,6 +52,10 @@ public final class Main implements Runnable {
             if (e instanceof BudgetExceededException) {
                 w.println("privadapt: privacy budget refused: " + e.getMessage());
                 return ExitCodes.BUDGET;
+            }
+            if (e instanceof org.privadapt.methods.artifacts.ArtifactException) {
+                w.println("privadapt: invalid artifact: " + e.getMessage());
+                return ExitCodes.ARTIFACT;
             }
             if (e instanceof org.privadapt.privacy.ledger.BudgetLedger.LedgerException) {
                 w.println("privadapt: invalid ledger: " + e.getMessage());

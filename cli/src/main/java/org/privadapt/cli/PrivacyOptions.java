@@ -11,8 +11,22 @@ import picocli.CommandLine.Option;
 
 /** Privacy settings of private methods in {@code run} and {@code bench}. */
 public final class PrivacyOptions {
-    @Option(names = "--epsilon", paramLabel = "E", description = "Epsilon each party may spend in this run (private methods).")
+    @Option(names = "--epsilon", paramLabel = "E", split = ",",
+            description = "Epsilon each party may spend in this run (private methods); bench accepts a list E1,E2,... (a sweep).")
+    java.util.List<Double> epsilons;
+
+    /** The epsilon in force (the single --epsilon, or the current value of a bench sweep). */
     Double epsilon;
+
+    /** The --epsilon values (empty when not given). */
+    public java.util.List<Double> epsilonValues() {
+        return epsilons == null ? java.util.List.of() : epsilons;
+    }
+
+    /** Sets the epsilon both parties spend (one value of an epsilon sweep). */
+    public void useEpsilon(double e) {
+        epsilon = e;
+    }
 
     @Option(names = "--delta", paramLabel = "D", defaultValue = "1e-5", description = "Delta of each party's guarantee (default: ${DEFAULT-VALUE}).")
     double delta;
@@ -48,6 +62,24 @@ public final class PrivacyOptions {
 
     /** Checks the values; {@code anyPrivate} requires an epsilon. */
     public void validate(boolean anyPrivate) {
+        validate(anyPrivate, false);
+    }
+
+    /** As above; {@code sweepAllowed}: several --epsilon values are accepted (bench). */
+    public void validate(boolean anyPrivate, boolean sweepAllowed) {
+        if (epsilons != null && epsilons.size() > 1 && !sweepAllowed) {
+            throw new UsageException("--epsilon takes one value here, got " + epsilons);
+        }
+        if (epsilons != null) {
+            for (Double e : epsilons) {
+                if (e == null || !(e > 0) || e.isInfinite()) {
+                    throw new UsageException("epsilon must be > 0, got " + e);
+                }
+            }
+            if (epsilon == null) {
+                epsilon = epsilons.get(0);
+            }
+        }
         if (!(delta > 0 && delta < 1)) {
             throw new UsageException("--delta must be in (0, 1), got " + delta);
         }
@@ -76,13 +108,26 @@ public final class PrivacyOptions {
      */
     public PrivacyContext context(int run, Path sourceLedger, Path targetLedger, Double sourceBudget, Double targetBudget)
             throws BudgetLedger.LedgerException {
-        NoiseSource noise = seed != null ? NoiseSource.seeded(seed + 1000L * run) : NoiseSource.secure();
         NeighbouringRelation r = relation();
         BudgetLedger sl = sourceLedger == null ? null : BudgetLedger.openOrCreate(sourceLedger, "source",
                 new PrivacyBudget(sourceBudget != null ? sourceBudget : sourceEps(), delta), r);
         BudgetLedger tl = targetLedger == null ? null : BudgetLedger.openOrCreate(targetLedger, "target",
                 new PrivacyBudget(targetBudget != null ? targetBudget : targetEps(), delta), r);
-        return new PrivacyContext(new PrivacySession("source", new PrivacyBudget(sourceEps(), delta), r, noise, sl),
-                new PrivacySession("target", new PrivacyBudget(targetEps(), delta), r, noise.split(), tl));
+        return new PrivacyContext(new PrivacySession("source", new PrivacyBudget(sourceEps(), delta), r, partyNoise(seed, run, "source"), sl),
+                new PrivacySession("target", new PrivacyBudget(targetEps(), delta), r, partyNoise(seed, run, "target"), tl));
+    }
+
+    /**
+     * The noise of one party in repetition {@code run}: secure unless {@code seed} is given. Seeded streams are
+     * derived per party so that the two-party commands and {@code run} draw the same numbers for the same seed
+     * (the target's stream is the split of the seeded stream, the source keeps the stream after the split).
+     */
+    public static NoiseSource partyNoise(Long seed, int run, String party) {
+        if (seed == null) {
+            return NoiseSource.secure();
+        }
+        NoiseSource base = NoiseSource.seeded(seed + 1000L * run);
+        NoiseSource target = base.split();
+        return "target".equals(party) ? target : base;
     }
 }

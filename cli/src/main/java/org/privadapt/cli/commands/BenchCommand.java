@@ -125,7 +125,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
         methodOptions.config(Map.of()); // validates
         int runs = methodOptions.runs;
-        if (plot != null && sweep == null) {
+        if (plot != null && sweep == null && privacy.epsilonValues().size() < 2) {
             throw new UsageException("--plot needs --sweep (it plots accuracy against the swept parameter)");
         }
         BenchmarkRegistry reg = data.registry();
@@ -135,14 +135,21 @@ public final class BenchCommand implements Callable<Integer> {
             ms.add(Runs.method(m.trim()));
         }
         boolean anyPrivate = ms.stream().anyMatch(AdaptationMethod::isPrivate);
-        privacy.validate(anyPrivate);
+        privacy.validate(anyPrivate, true);
+        List<Double> epsSweep = privacy.epsilonValues().size() > 1 ? privacy.epsilonValues() : null;
+        if (epsSweep != null && sweep != null) {
+            throw new UsageException("sweep either --epsilon (a list) or --sweep, not both");
+        }
         Preprocessing pre = Runs.preprocessing(preprocess != null ? preprocess : defaultPreprocessing(suite.name(), anyPrivate));
         java.util.Set<String> protectedParties = new java.util.TreeSet<>();
         ms.forEach(m -> protectedParties.addAll(m.protectedParties()));
         List<String[]> pairs = resolveTasks(suite);
         String sweepName = null;
         List<String> sweepValues = List.of("");
-        if (sweep != null) {
+        if (epsSweep != null) {
+            sweepName = "epsilon";
+            sweepValues = epsSweep.stream().map(String::valueOf).toList();
+        } else if (sweep != null) {
             int eq = sweep.indexOf('=');
             if (eq <= 0 || eq == sweep.length() - 1) {
                 throw new UsageException("--sweep must look like NAME=V1,V2,..., got '" + sweep + "'");
@@ -170,7 +177,10 @@ public final class BenchCommand implements Callable<Integer> {
                 datasets.putIfAbsent(eval.domain(), Report.DatasetInfo.of("target-eval", eval));
                 for (String value : sweepValues) {
                     Map<String, String> sw = sweepName == null ? Map.of() : Map.of(sweepName, value.trim());
-                    MethodConfig config = methodOptions.config(sw);
+                    MethodConfig config = methodOptions.config(epsSweep != null ? Map.of() : sw);
+                    if (epsSweep != null) {
+                        privacy.useEpsilon(Double.parseDouble(value));
+                    }
                     for (AdaptationMethod m : ms) {
                         progress.message(taskName + " " + m.name());
                         results.add(Runs.repeat(m, task, config, runs, sw, pair[0], pair[1], progress,
@@ -189,8 +199,8 @@ public final class BenchCommand implements Callable<Integer> {
             cfg.put("delta", privacy.delta());
             cfg.put("seeded_noise", privacy.seeded());
         }
-        if (sweep != null) {
-            cfg.put("sweep", sweep);
+        if (sweepName != null) {
+            cfg.put("sweep", sweepName + "=" + String.join(",", sweepValues));
         }
         Report report = new Report("privadapt", Version.get(), "bench", Instant.now().toString(),
                 Report.Environment.current(LinAlg.backend().description()), cfg, new ArrayList<>(datasets.values()), results, List.of());

@@ -50,6 +50,11 @@ public final class Artifact {
 
     /** A new artifact; fill {@link #privacy()} and {@link #payload()} before writing. */
     public static Artifact create(String kind, String method, String party, String runId) {
+        return create(kind, method, party, runId, Instant.now().toString());
+    }
+
+    /** As above with a given creation time (so that an artifact rebuilt from the same content has the same checksum). */
+    public static Artifact create(String kind, String method, String party, String runId, String created) {
         ObjectNode d = CANON.createObjectNode();
         d.put("format", FORMAT);
         d.put("version", VERSION);
@@ -57,7 +62,7 @@ public final class Artifact {
         d.put("method", method);
         d.put("party", party);
         d.put("run_id", runId);
-        d.put("created", Instant.now().toString());
+        d.put("created", created);
         d.putObject("privacy");
         d.putObject("payload");
         return new Artifact(d);
@@ -73,6 +78,10 @@ public final class Artifact {
 
     public String party() {
         return doc.get("party").asText();
+    }
+
+    public String created() {
+        return doc.path("created").asText();
     }
 
     public String runId() {

@@ -14,12 +14,23 @@ public final class Classifiers {
     private Classifiers() {
     }
 
-    public static final List<String> NON_PRIVATE = List.of("lr");
+    public static final List<String> NON_PRIVATE = List.of("lr", "dnn");
 
     public static Classifier train(MethodConfig config, FeatureMatrix x, ClassLabels y) {
         switch (config.classifier()) {
             case "lr":
                 return new LogisticRegressionTrainer(config.l2(), 500).fit(x, y);
+            case "dnn": {
+                // the same network as the private dnn (one hidden layer of 50 ReLU units by default), trained with
+                // shuffled minibatches and Adam; parameters: hidden, activation, epochs, batch, lr; weight decay --l2
+                int[] hidden = PrivateTraining.parseHidden(config.params().getOrDefault("hidden", "50"));
+                org.privadapt.models.nn.Activation act = org.privadapt.models.nn.Activation.parse(
+                        config.params().getOrDefault("activation", "relu"));
+                org.privadapt.models.nn.Network init = org.privadapt.models.nn.Network.create(x.cols(), hidden, act, y.names(),
+                        config.seed());
+                return org.privadapt.models.nn.SgdTrainer.train(init, x, y.codes(), config.intParam("epochs", 30),
+                        config.intParam("batch", 32), "adam", config.param("lr", 0.001), "constant", config.l2(), config.seed());
+            }
             default:
                 throw new IllegalArgumentException("unknown classifier '" + config.classifier() + "' (available: " + NON_PRIVATE + ")");
         }

@@ -111,7 +111,7 @@ public final class Prima {
         for (int b = 0; b < partition.size(); b++) {
             DenseMatrix cov = scaled(moments.blockCovariance(b, cfg.centred()), partition.block(b), sd);
             if (cfg.shrink()) {
-                PsdShrinking.Result r = PsdShrinking.shrink(cov);
+                PsdShrinking.Result r = shrink(cov, cfg);
                 alphas[b] = r.alpha();
                 blocks.add(r.matrix());
             } else {
@@ -122,9 +122,11 @@ public final class Prima {
         privacy.put("stage1_noise_std", stage1Noise);
         privacy.put("stage2_noise_std", m2.sigma());
         privacy.put("stage2_sensitivity", m2.sensitivity());
-        TargetRelease r = new TargetRelease(runId, method, cfg, preprocessing, partition, blocks, mean, sd, alphas, privacy, null);
-        String checksum = r.toArtifact().seal();
-        return new TargetRelease(runId, method, cfg, preprocessing, partition, blocks, mean, sd, alphas, privacy, checksum);
+        String created = java.time.Instant.now().toString();
+        TargetRelease r = new TargetRelease(runId, method, cfg, preprocessing, partition, blocks, mean, sd, alphas, privacy,
+                created, null);
+        String checksum = r.toArtifact().seal(); // the checksum of exactly the artifact toArtifact() writes
+        return new TargetRelease(runId, method, cfg, preprocessing, partition, blocks, mean, sd, alphas, privacy, created, checksum);
     }
 
     // ------------------------------------------------------------------ source: train
@@ -173,7 +175,7 @@ public final class Prima {
         for (int b = 0; b < partition.size(); b++) {
             int[] idx = partition.block(b);
             DenseMatrix cs = scaled(sm.blockCovariance(b, cfg.centred()), idx, sd);
-            cs = cfg.shrink() ? PsdShrinking.shrink(cs).matrix() : PsdShrinking.floorEigenvalues(cs, 0.0);
+            cs = cfg.shrink() ? shrink(cs, cfg).matrix() : PsdShrinking.floorEigenvalues(cs, 0.0);
             DenseMatrix ct = release.blocks().get(b);
             DenseMatrix zb = z.selectColumns(idx);
             if (cfg.adaptation() == PrimaConfig.Adaptation.CORAL) {
@@ -231,6 +233,11 @@ public final class Prima {
     static FeatureMatrix clipRows(FeatureMatrix x, PrimaConfig cfg, Partition partition) {
         FeatureMatrix rows = BlockClipping.clip(x, Partition.single(x.cols()), cfg.rowBound());
         return partition == null ? rows : BlockClipping.clip(rows, partition, cfg.blockBounds(partition));
+    }
+
+    static PsdShrinking.Result shrink(DenseMatrix c, PrimaConfig cfg) {
+        return PsdShrinking.shrink(c, cfg.shrinkTarget() == PrimaConfig.ShrinkTarget.DIAGONAL
+                ? PsdShrinking.diagonalTarget(c) : PsdShrinking.defaultTarget(c));
     }
 
     /** Standard deviations from DP variances, floored at a fraction of the median positive variance; 1 when off. */

@@ -33,11 +33,20 @@ import org.privadapt.methods.core.MethodConfig;
  * @param sourceShare  share of the source's epsilon spent on its own moment release (the rest on DP-SGD)
  * @param vote         one model per subspace with majority vote (paper), else one joint model (default)
  * @param oneVsRest    one binary model per class with the budget split over them (paper's LR), else multinomial
+ * @param shrinkTarget the PSD target of shrinking
  */
 public record PrimaConfig(Adaptation adaptation, Partitioning partitioning, boolean shrink, int blockSize, int maxBlock,
                           double fsShare, double rowBound, double blockScale, double momentWeight, boolean centred, boolean standardize,
                           double varianceFloor, double lambda, double saFraction, double sourceShare, boolean vote,
-                          boolean oneVsRest) {
+                          boolean oneVsRest, ShrinkTarget shrinkTarget) {
+
+    /** The PSD target of shrinking: both have Frobenius norm at most the noisy matrix's, as paper 000 requires. */
+    public enum ShrinkTarget {
+        /** {@code (tr(C)/p) I}: the scaled identity. */
+        IDENTITY,
+        /** {@code diag(max(C_jj, 0))}: the positive part of the noisy diagonal (keeps each feature's variance). */
+        DIAGONAL
+    }
 
     public enum Adaptation { CORAL, SA }
 
@@ -70,7 +79,7 @@ public record PrimaConfig(Adaptation adaptation, Partitioning partitioning, bool
     /** The full method of paper 000: forward-selected subspaces, shrinking, per-subspace CORAL (or SA). */
     public static PrimaConfig prima(Adaptation a) {
         return new PrimaConfig(a, Partitioning.FORWARD, true, 20, 200, 0.3, 1.0, 4.0, 0.25, true, false, 0.01, 1.0, 0.5, 0.2,
-                false, false);
+                false, false, ShrinkTarget.DIAGONAL);
     }
 
     /** Reads the method parameters ({@code --param name=value}) over the defaults of a variant. */
@@ -85,7 +94,9 @@ public record PrimaConfig(Adaptation adaptation, Partitioning partitioning, bool
                 bool(c, "standardize", base.standardize()), c.param("variance-floor", base.varianceFloor()),
                 c.param("lambda", base.lambda()), c.param("sa-fraction", base.saFraction()),
                 c.param("source-share", base.sourceShare()), "vote".equals(c.params().getOrDefault("ensemble", base.vote() ? "vote" : "joint")),
-                "ovr".equals(c.params().getOrDefault("multiclass", base.oneVsRest() ? "ovr" : "multinomial")));
+                "ovr".equals(c.params().getOrDefault("multiclass", base.oneVsRest() ? "ovr" : "multinomial")),
+                c.params().containsKey("shrink-target") ? ShrinkTarget.valueOf(c.params().get("shrink-target").toUpperCase(Locale.ROOT))
+                        : base.shrinkTarget());
     }
 
     private static boolean bool(MethodConfig c, String name, boolean dflt) {
@@ -101,7 +112,7 @@ public record PrimaConfig(Adaptation adaptation, Partitioning partitioning, bool
 
     public PrimaConfig with(Partitioning p, boolean shrinking) {
         return new PrimaConfig(adaptation, p, shrinking, blockSize, maxBlock, fsShare, rowBound, blockScale, momentWeight,
-                centred, standardize, varianceFloor, lambda, saFraction, sourceShare, vote, oneVsRest);
+                centred, standardize, varianceFloor, lambda, saFraction, sourceShare, vote, oneVsRest, shrinkTarget);
     }
 
     /** The clip bound of each block's sub-rows: {@code R sqrt(min(1, blockScale p_i / d))}. */
@@ -133,6 +144,7 @@ public record PrimaConfig(Adaptation adaptation, Partitioning partitioning, bool
         o.put("source_share", sourceShare);
         o.put("ensemble", vote ? "vote" : "joint");
         o.put("multiclass", oneVsRest ? "ovr" : "multinomial");
+        o.put("shrink_target", shrinkTarget.name().toLowerCase(Locale.ROOT));
         return o;
     }
 
@@ -146,7 +158,8 @@ public record PrimaConfig(Adaptation adaptation, Partitioning partitioning, bool
                     o.path("centred").asBoolean(), o.path("standardize").asBoolean(),
                     Artifact.number(o, "variance_floor", where), Artifact.number(o, "lambda", where),
                     Artifact.number(o, "sa_fraction", where), Artifact.number(o, "source_share", where),
-                    "vote".equals(o.path("ensemble").asText()), "ovr".equals(o.path("multiclass").asText()));
+                    "vote".equals(o.path("ensemble").asText()), "ovr".equals(o.path("multiclass").asText()),
+                    ShrinkTarget.valueOf(Artifact.text(o, "shrink_target", where).toUpperCase(Locale.ROOT)));
         } catch (IllegalArgumentException e) {
             throw new ArtifactException(where + ": invalid settings: " + e.getMessage(), e);
         }

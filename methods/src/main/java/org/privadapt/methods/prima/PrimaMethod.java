@@ -58,6 +58,19 @@ public final class PrimaMethod implements AdaptationMethod {
         };
     }
 
+    /**
+     * The method's settings for a run: its defaults overridden by {@code config}'s parameters; the row bound R, when
+     * not given, is the bound the (row-local) preprocessing guarantees (e.g. {@code l2,scale=28} gives 28), else 1.
+     */
+    public PrimaConfig config(MethodConfig config, String preprocessing) {
+        MethodConfig withBound = config;
+        if (!config.params().containsKey("row-bound")) {
+            double b = org.privadapt.data.preprocess.Preprocessing.parse(preprocessing).rowNormBound();
+            withBound = config.withParam("row-bound", Double.toString(Double.isFinite(b) ? b : 1.0));
+        }
+        return PrimaConfig.from(defaults, withBound);
+    }
+
     public PrimaConfig defaults() {
         return defaults;
     }
@@ -85,13 +98,7 @@ public final class PrimaMethod implements AdaptationMethod {
     @Override
     public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy)
             throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
-        MethodConfig withBound = config;
-        if (!config.params().containsKey("row-bound")) {
-            // the row bound the preprocessing guarantees (e.g. l2,scale=28 gives 28), else 1
-            double b = org.privadapt.data.preprocess.Preprocessing.parse(task.preprocessing()).rowNormBound();
-            withBound = config.withParam("row-bound", Double.toString(Double.isFinite(b) ? b : 1.0));
-        }
-        PrimaConfig cfg = PrimaConfig.from(defaults, withBound);
+        PrimaConfig cfg = config(config, task.preprocessing());
         String runId = "run-" + config.seed();
         try {
             TargetRelease release = Prima.release(task.target(), cfg, task.preprocessing(), name, config.seed(), runId,

@@ -33,6 +33,19 @@ public final class PsdShrinking {
         return DenseMatrix.identity(p).scale(mu);
     }
 
+    /** {@code diag(max(C_jj, 0))}, or the default target when no diagonal entry is positive. */
+    public static DenseMatrix diagonalTarget(DenseMatrix c) {
+        int p = c.rows();
+        DenseMatrix t = DenseMatrix.zeros(p, p);
+        boolean any = false;
+        for (int j = 0; j < p; j++) {
+            double v = Math.max(c.get(j, j), 0.0);
+            any |= v > 0;
+            t.set(j, j, v);
+        }
+        return any ? t : defaultTarget(c);
+    }
+
     public static Result shrink(DenseMatrix c) {
         return shrink(c, defaultTarget(c));
     }

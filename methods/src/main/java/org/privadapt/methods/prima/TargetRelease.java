@@ -19,14 +19,14 @@ import org.privadapt.methods.artifacts.ArtifactException;
  */
 public record TargetRelease(String runId, String method, PrimaConfig config, String preprocessing, Partition partition,
                             List<DenseMatrix> blocks, double[] mean, double[] sd, double[] shrinkAlphas,
-                            ObjectNode privacy, String checksum) {
+                            ObjectNode privacy, String created, String checksum) {
 
     public int dimension() {
         return partition.dimension();
     }
 
     public Artifact toArtifact() {
-        Artifact a = Artifact.create("release", method, "target", runId);
+        Artifact a = Artifact.create("release", method, "target", runId, created);
         a.privacy().setAll(privacy);
         ObjectNode p = a.payload();
         p.set("settings", config.toJson());
@@ -88,6 +88,6 @@ public record TargetRelease(String runId, String method, PrimaConfig config, Str
         }
         return new TargetRelease(a.runId(), a.method(), cfg, Artifact.text(p, "preprocessing", where), partition, cov,
                 Artifact.getDoubles(p, "mean", d, where), Artifact.getDoubles(p, "sd", d, where), alphas, a.privacy().deepCopy(),
-                a.checksum());
+                a.created(), a.checksum());
     }
 }

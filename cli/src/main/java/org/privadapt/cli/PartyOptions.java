@@ -1,0 +1,88 @@
+package org.privadapt.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.privadapt.privacy.NeighbouringRelation;
+import org.privadapt.privacy.PrivacyBudget;
+import org.privadapt.privacy.PrivacySession;
+import org.privadapt.privacy.ledger.BudgetLedger;
+import org.privadapt.privacy.noise.NoiseSource;
+import picocli.CommandLine.Option;
+
+/**
+ * The privacy settings of one party's own step in the two-party flow ({@code target release}, {@code source train}):
+ * what it may spend in this step, its ledger, and how its noise is drawn.
+ */
+public final class PartyOptions {
+    @Option(names = "--epsilon", required = true, paramLabel = "E", description = "Epsilon this step may spend.")
+    double epsilon;
+
+    @Option(names = "--delta", paramLabel = "D", defaultValue = "1e-5", description = "Delta of this step's guarantee (default: ${DEFAULT-VALUE}).")
+    double delta;
+
+    @Option(names = "--relation", paramLabel = "add-remove|replace", defaultValue = "add-remove",
+            description = "Neighbouring relation (default: ${DEFAULT-VALUE}).")
+    String relation;
+
+    @Option(names = "--ledger", paramLabel = "FILE", description = "This party's budget ledger (created if absent); the step is refused if it would overspend it.")
+    Path ledger;
+
+    @Option(names = "--budget", paramLabel = "E", description = "Total epsilon of a new ledger (default: this step's epsilon).")
+    Double budget;
+
+    @Option(names = "--seed", paramLabel = "N",
+            description = "Seeded noise for experiments: the artifact is marked NOT differentially private. The same seed "
+                    + "as 'run --seed N' gives the same numbers.")
+    Long seed;
+
+    public Long seedOrNull() {
+        return seed;
+    }
+
+    public void validate() {
+        if (!(epsilon > 0) || !Double.isFinite(epsilon)) {
+            throw new UsageException("--epsilon must be > 0, got " + epsilon);
+        }
+        if (!(delta > 0 && delta < 1)) {
+            throw new UsageException("--delta must be in (0, 1), got " + delta);
+        }
+        if (budget != null && !(budget > 0)) {
+            throw new UsageException("--budget must be > 0, got " + budget);
+        }
+        relation();
+    }
+
+    public NeighbouringRelation relation() {
+        try {
+            return NeighbouringRelation.fromId(relation);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--relation: " + e.getMessage(), e);
+        }
+    }
+
+    /** The party's session: its step's target (epsilon, delta), its ledger if any, and its noise. */
+    public PrivacySession session(String party) throws BudgetLedger.LedgerException {
+        NeighbouringRelation r = relation();
+        BudgetLedger l = ledger == null ? null : BudgetLedger.openOrCreate(ledger, party,
+                new PrivacyBudget(budget != null ? budget : epsilon, delta), r);
+        return new PrivacySession(party, new PrivacyBudget(epsilon, delta), r, PrivacyOptions.partyNoise(seed, 0, party), l);
+    }
+
+    /**
+     * Fails (as a usage error, before anything is read, spent or written) when {@code out} cannot be written: a
+     * directory, or in a directory that does not exist or is not writable.
+     */
+    public static void requireWritable(Path out, String option) {
+        Path abs = out.toAbsolutePath();
+        if (Files.isDirectory(abs)) {
+            throw new UsageException(option + " " + out + ": is a directory");
+        }
+        Path dir = abs.getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
+            throw new UsageException(option + " " + out + ": directory " + dir + " does not exist");
+        }
+        if (!Files.isWritable(dir)) {
+            throw new UsageException(option + " " + out + ": directory " + dir + " is not writable");
+        }
+    }
+}

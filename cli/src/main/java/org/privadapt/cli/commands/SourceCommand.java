@@ -1,0 +1,122 @@
+package org.privadapt.cli.commands;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.privadapt.cli.DataSpecs;
+import org.privadapt.cli.ExitCodes;
+import org.privadapt.cli.PartyOptions;
+import org.privadapt.cli.UsageException;
+import org.privadapt.cli.report.Json;
+import org.privadapt.data.Dataset;
+import org.privadapt.methods.artifacts.Artifact;
+import org.privadapt.methods.artifacts.ArtifactException;
+import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.prima.Prima;
+import org.privadapt.methods.prima.SourceModel;
+import org.privadapt.methods.prima.TargetRelease;
+import org.privadapt.privacy.PrivacySession;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code privadapt source ...}: the source institution's own steps of the two-party flow. */
+@Command(name = "source", mixinStandardHelpOptions = true,
+        description = {"The source institution's steps of the two-party flow, run on its own machine with its own data:",
+            "  train  read the target's release, spend from its own ledger, write the DP model artifact."},
+        subcommands = {SourceCommand.Train.class})
+public final class SourceCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** {@code privadapt source train}. */
+    @Command(name = "train", mixinStandardHelpOptions = true,
+            description = {"Source: read its labelled rows and the target's release, spend from its ledger (its own DP "
+                    + "subspace moments, then DP-SGD), write the model artifact for the target.",
+                "Example: privadapt source train --data office-caltech10/caltech --release release.json --classifier lr "
+                    + "--epsilon 2 --delta 1e-5 --ledger source.ledger --out model.json"})
+    public static final class Train implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--data", required = true, paramLabel = "FILE", description = "The source's labelled rows (a file or suite/domain).")
+        String dataRef;
+
+        @Option(names = "--release", required = true, paramLabel = "FILE", description = "The target's release artifact.")
+        Path releaseFile;
+
+        @Option(names = "--out", required = true, paramLabel = "FILE", description = "Where to write the model artifact (atomically).")
+        Path out;
+
+        @Option(names = "--classifier", defaultValue = "lr", paramLabel = "lr|dnn",
+                description = "Classifier trained with DP-SGD: lr (multinomial logistic regression) or dnn (default: ${DEFAULT-VALUE}).")
+        String classifier;
+
+        @Option(names = "--param", paramLabel = "NAME=VALUE", description = "DP-SGD parameter (epochs, batch, lr, clip, ...), repeatable.")
+        Map<String, String> params = new LinkedHashMap<>();
+
+        @Option(names = "--json", description = "Print a JSON summary on standard output.")
+        boolean json;
+
+        @Mixin
+        PartyOptions party;
+
+        @Mixin
+        DataSpecs data;
+
+        @Override
+        public Integer call() throws Exception {
+            party.validate();
+            if (!classifier.equals("lr") && !classifier.equals("dnn")) {
+                throw new UsageException("--classifier must be lr or dnn, got '" + classifier + "'");
+            }
+            PartyOptions.requireWritable(out, "--out");
+            TargetRelease release = TargetRelease.fromArtifact(Artifact.read(releaseFile, "release"), releaseFile.toString());
+            Dataset source = TargetCommand.prepare(data, dataRef, DataSpecs.Role.SOURCE, release.preprocessing(), "source");
+            if (source.dimension() != release.dimension()) {
+                throw new ArtifactException(releaseFile + ": the release is for " + release.dimension()
+                        + " features, the source's data " + source.firstFile() + " has " + source.dimension());
+            }
+            source.classLabels();
+            MethodConfig mc = new MethodConfig(classifier, 0.0, 1L, params);
+            PrivacySession session = party.session("source");
+            SourceModel model;
+            try {
+                model = Prima.train(source, release, mc, session);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(release.method() + ": " + e.getMessage(), e);
+            }
+            model.toArtifact(TargetCommand.runId(party)).write(out);
+            PrintWriter w = spec.commandLine().getOut();
+            Map<String, Object> summary = new LinkedHashMap<>();
+            summary.put("artifact", out.toString());
+            summary.put("kind", "model");
+            summary.put("method", release.method());
+            summary.put("classifier", classifier);
+            summary.put("rows", source.size());
+            summary.put("classes", model.classNames().size());
+            summary.put("epsilon_spent", session.spent().epsilon());
+            summary.put("delta", session.spent().delta());
+            summary.put("private", session.isPrivate());
+            if (json) {
+                w.println(Json.write(summary));
+            } else {
+                w.printf(Locale.ROOT, "model:   %s (%s, %s, %d source rows, %d classes)%n", out, release.method(), classifier,
+                        source.size(), model.classNames().size());
+                w.printf(Locale.ROOT, "privacy: source spent epsilon %.4g, delta %.3g%s%n", session.spent().epsilon(),
+                        session.spent().delta(), session.isPrivate() ? "" : " -- seeded noise: NOT differentially private");
+            }
+            return ExitCodes.OK;
+        }
+    }
+}

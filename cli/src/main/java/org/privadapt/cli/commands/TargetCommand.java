@@ -1,0 +1,236 @@
+package org.privadapt.cli.commands;
+
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.privadapt.cli.DataSpecs;
+import org.privadapt.cli.ExitCodes;
+import org.privadapt.cli.MethodOptions;
+import org.privadapt.cli.PartyOptions;
+import org.privadapt.cli.Runs;
+import org.privadapt.cli.UsageException;
+import org.privadapt.cli.report.AtomicFiles;
+import org.privadapt.cli.report.Json;
+import org.privadapt.data.ClassLabels;
+import org.privadapt.data.Dataset;
+import org.privadapt.data.preprocess.Preprocessing;
+import org.privadapt.methods.artifacts.Artifact;
+import org.privadapt.methods.artifacts.ArtifactException;
+import org.privadapt.methods.core.AdaptationMethod;
+import org.privadapt.methods.core.Classifiers;
+import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.prima.Prima;
+import org.privadapt.methods.prima.PrimaConfig;
+import org.privadapt.methods.prima.PrimaMethod;
+import org.privadapt.methods.prima.SourceModel;
+import org.privadapt.methods.prima.TargetRelease;
+import org.privadapt.models.Metrics;
+import org.privadapt.privacy.PrivacySession;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code privadapt target ...}: the target institution's own steps of the two-party flow. */
+@Command(name = "target", mixinStandardHelpOptions = true,
+        description = {"The target institution's steps of the two-party flow, run on its own machine with its own data:",
+            "  release  DP statistics of its rows for the source (PRIMA/PRISA: subspaces and covariances),",
+            "  predict  the source's model applied to its rows (predictions; accuracy when labelled)."},
+        subcommands = {TargetCommand.Release.class, TargetCommand.Predict.class})
+public final class TargetCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Loads a party's data and applies row-local preprocessing (each row on its own: no privacy cost). */
+    static Dataset prepare(DataSpecs data, String ref, DataSpecs.Role role, String preprocessing, String party) throws Exception {
+        Preprocessing pre = Runs.preprocessing(preprocessing);
+        if (!pre.dataDependentSteps().isEmpty()) {
+            throw new UsageException("preprocessing step(s) " + pre.dataDependentSteps() + " would be fitted on the " + party
+                    + "'s private rows outside the privacy accounting; use row-local steps (l1, l2, clip=B, scale=K, minmax=LO:HI, none)");
+        }
+        Dataset d = data.load(ref, role).requireNonEmpty().requireFinite();
+        return pre.fitAndApply(d);
+    }
+
+    static PrimaMethod primaMethod(String name) {
+        AdaptationMethod m;
+        try {
+            m = Runs.method(name);
+        } catch (RuntimeException e) {
+            m = null;
+        }
+        if (!(m instanceof PrimaMethod p)) {
+            throw new UsageException("--method " + name + ": the two-party flow supports prima, prisa and the PRIMA ablations "
+                    + "(prima-basic, prima-rse, prima-rse-fs, prima-basic-shrink)");
+        }
+        return p;
+    }
+
+    /** {@code privadapt target release}. */
+    @Command(name = "release", mixinStandardHelpOptions = true,
+            description = {"Target: read its rows, spend from its ledger, write the DP release artifact for the source "
+                    + "(the partition into subspaces and the recovered subspace covariances; nothing else about the rows).",
+                "Example: privadapt target release --method prima --data office-caltech10/amazon --preprocess l2,scale=28 "
+                    + "--epsilon 2 --delta 1e-5 --ledger target.ledger --out release.json"})
+    public static final class Release implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--method", required = true, paramLabel = "NAME", description = "prima, prisa, or a PRIMA ablation.")
+        String method;
+
+        @Option(names = "--data", required = true, paramLabel = "FILE", description = "The target's rows (a file or suite/domain); labels, if any, are not read.")
+        String dataRef;
+
+        @Option(names = "--out", required = true, paramLabel = "FILE", description = "Where to write the release artifact (atomically).")
+        Path out;
+
+        @Option(names = "--preprocess", paramLabel = "STEPS", defaultValue = "l2",
+                description = "Row-local preprocessing, recorded in the release so the source and predict apply the same (default: ${DEFAULT-VALUE}).")
+        String preprocess;
+
+        @Option(names = "--param", paramLabel = "NAME=VALUE", description = "Method parameter (see docs/privacy/prima.md), repeatable.")
+        Map<String, String> params = new LinkedHashMap<>();
+
+        @Option(names = "--json", description = "Print a JSON summary on standard output.")
+        boolean json;
+
+        @Mixin
+        PartyOptions party;
+
+        @Mixin
+        DataSpecs data;
+
+        @Override
+        public Integer call() throws Exception {
+            party.validate();
+            PartyOptions.requireWritable(out, "--out");
+            PrimaMethod m = primaMethod(method);
+            String pre = Runs.preprocessing(preprocess).spec();
+            PrimaConfig cfg;
+            try {
+                cfg = m.config(new MethodConfig("lr", 0.0, 1L, params), pre);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(m.name() + ": " + e.getMessage(), e);
+            }
+            Dataset target = prepare(data, dataRef, DataSpecs.Role.TARGET, pre, "target").withoutLabels();
+            PrivacySession session = party.session("target");
+            TargetRelease r = Prima.release(target, cfg, pre, m.name(), 1L, runId(party), session);
+            r.toArtifact().write(out);
+            PrintWriter w = spec.commandLine().getOut();
+            Map<String, Object> summary = new LinkedHashMap<>();
+            summary.put("artifact", out.toString());
+            summary.put("kind", "release");
+            summary.put("method", m.name());
+            summary.put("rows", target.size());
+            summary.put("dimension", target.dimension());
+            summary.put("subspaces", r.partition().size());
+            summary.put("largest_subspace", r.partition().largestBlock());
+            summary.put("epsilon_spent", session.spent().epsilon());
+            summary.put("delta", session.spent().delta());
+            summary.put("private", session.isPrivate());
+            summary.put("checksum", r.checksum());
+            if (json) {
+                w.println(Json.write(summary));
+            } else {
+                w.printf(Locale.ROOT, "release:   %s (%s, %d rows x %d features)%n", out, m.name(), target.size(), target.dimension());
+                w.printf(Locale.ROOT, "subspaces: %d (largest %d features)%n", r.partition().size(), r.partition().largestBlock());
+                w.printf(Locale.ROOT, "privacy:   target spent epsilon %.4g, delta %.3g%s%n", session.spent().epsilon(),
+                        session.spent().delta(), session.isPrivate() ? "" : " -- seeded noise: NOT differentially private");
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    static String runId(PartyOptions p) {
+        return p.seedOrNull() == null ? "run-" + java.util.UUID.randomUUID() : "run-seed-" + p.seedOrNull();
+    }
+
+    /** {@code privadapt target predict}. */
+    @Command(name = "predict", mixinStandardHelpOptions = true,
+            description = {"Target: apply the source's model artifact to its rows; write the predictions (CSV: row, class) "
+                    + "and, when the rows are labelled, report the accuracy.",
+                "Example: privadapt target predict --data office-caltech10/amazon --model model.json --out predictions.csv --json"})
+    public static final class Predict implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--data", required = true, paramLabel = "FILE", description = "The target's rows (labels optional).")
+        String dataRef;
+
+        @Option(names = "--model", required = true, paramLabel = "FILE", description = "The model artifact written by 'source train'.")
+        Path modelFile;
+
+        @Option(names = "--release", paramLabel = "FILE", description = "The target's own release: checks that the model was trained on it.")
+        Path releaseFile;
+
+        @Option(names = "--out", required = true, paramLabel = "FILE", description = "Where to write the predictions (CSV, atomically).")
+        Path out;
+
+        @Option(names = "--json", description = "Print a JSON summary (with the accuracy when the data has labels) on standard output.")
+        boolean json;
+
+        @Mixin
+        DataSpecs data;
+
+        @Override
+        public Integer call() throws Exception {
+            PartyOptions.requireWritable(out, "--out");
+            SourceModel model = SourceModel.fromArtifact(Artifact.read(modelFile, "model"), modelFile.toString());
+            if (releaseFile != null) {
+                TargetRelease rel = TargetRelease.fromArtifact(Artifact.read(releaseFile, "release"), releaseFile.toString());
+                if (!rel.checksum().equals(model.releaseChecksum())) {
+                    throw new ArtifactException(modelFile + ": the model was trained on another release (its release checksum "
+                            + abbreviate(model.releaseChecksum()) + " is not " + releaseFile + "'s " + abbreviate(rel.checksum()) + ")");
+                }
+            }
+            Dataset rows = prepare(data, dataRef, DataSpecs.Role.EVALUATION, model.preprocessing(), "target");
+            int[] pred = Prima.predict(model, rows);
+            List<String> names = model.classNames();
+            StringBuilder csv = new StringBuilder("row,prediction\n");
+            for (int i = 0; i < pred.length; i++) {
+                csv.append(i).append(',').append(names.get(pred[i])).append('\n');
+            }
+            Double accuracy = null;
+            if (rows.hasLabels() && rows.isClassification()) {
+                ClassLabels truth = Classifiers.truthFor(names, rows);
+                accuracy = Metrics.accuracy(pred, truth);
+            }
+            AtomicFiles.write(out, csv.toString().getBytes(StandardCharsets.UTF_8));
+            PrintWriter w = spec.commandLine().getOut();
+            Map<String, Object> summary = new LinkedHashMap<>();
+            summary.put("predictions", out.toString());
+            summary.put("method", model.method());
+            summary.put("rows", rows.size());
+            summary.put("accuracy", accuracy);
+            summary.put("model_private", model.privacy().path("private").asBoolean());
+            if (json) {
+                w.println(Json.write(summary));
+            } else {
+                w.printf(Locale.ROOT, "predictions: %s (%d rows, %s)%n", out, rows.size(), model.method());
+                if (accuracy != null) {
+                    w.printf(Locale.ROOT, "accuracy:    %.2f %%%n", 100 * accuracy);
+                }
+                if (!model.privacy().path("private").asBoolean()) {
+                    w.println("warning:     the model was trained with seeded noise: NOT differentially private");
+                }
+            }
+            return ExitCodes.OK;
+        }
+
+        private static String abbreviate(String s) {
+            return s == null ? "none" : s.substring(0, Math.min(12, s.length()));
+        }
+    }
+}

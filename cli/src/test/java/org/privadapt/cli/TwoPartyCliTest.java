@@ -1,0 +1,183 @@
+package org.privadapt.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.privadapt.cli.report.Json;
+import org.privadapt.data.synthetic.SyntheticShift;
+
+/** The two-party flow (target release, source train, target predict) against 'run', and its refusals. */
+class TwoPartyCliTest {
+    @TempDir
+    Path dir;
+
+    Path src;
+    Path tgt;
+
+    void data() throws Exception {
+        var p = SyntheticShift.generate(new SyntheticShift.Config(5, 3, 200, 150, 4.0, 3.0, 1.0), 3);
+        PrivateRunTest h = new PrivateRunTest();
+        h.dir = dir;
+        src = h.writeCsv("src.csv", p.source());
+        tgt = h.writeCsv("tgt.csv", p.target());
+    }
+
+    /** The command with its default options, each overridden by {@code extra} (pairs of option and value). */
+    static CliHarness.Result command(List<String> command, String[] defaults, String... extra) {
+        java.util.LinkedHashMap<String, String> opts = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < defaults.length; i += 2) {
+            opts.put(defaults[i], defaults[i + 1]);
+        }
+        for (int i = 0; i < extra.length; i += 2) {
+            opts.put(extra[i], extra[i + 1]);
+        }
+        List<String> a = new ArrayList<>(command);
+        opts.forEach((k, v) -> {
+            a.add(k);
+            a.add(v);
+        });
+        return CliHarness.run(a.toArray(String[]::new));
+    }
+
+    CliHarness.Result release(String... extra) {
+        return command(List.of("target", "release"), new String[] {"--method", "prima", "--data", tgt.toString(),
+            "--preprocess", "clip=10", "--epsilon", "2", "--ledger", dir.resolve("t.ledger").toString(),
+            "--out", dir.resolve("release.json").toString(), "--seed", "21"}, extra);
+    }
+
+    CliHarness.Result train(Path release, String... extra) {
+        return command(List.of("source", "train"), new String[] {"--data", src.toString(), "--release", release.toString(),
+            "--classifier", "lr", "--epsilon", "2", "--ledger", dir.resolve("s.ledger").toString(),
+            "--out", dir.resolve("model.json").toString(), "--seed", "21"}, extra);
+    }
+
+    @Test
+    void threeCommandsGiveTheSameAccuracyAsRunWithTheSameSeed() throws Exception {
+        data();
+        CliHarness.Result r1 = release();
+        assertThat(r1.code()).as(r1.err()).isZero();
+        assertThat(r1.out()).contains("NOT differentially private");
+        CliHarness.Result r2 = train(dir.resolve("release.json"));
+        assertThat(r2.code()).as(r2.err()).isZero();
+        CliHarness.Result r3 = CliHarness.run("target", "predict", "--data", tgt.toString(), "--model",
+                dir.resolve("model.json").toString(), "--release", dir.resolve("release.json").toString(),
+                "--out", dir.resolve("pred.csv").toString(), "--json");
+        assertThat(r3.code()).as(r3.err()).isZero();
+        double twoParty = Json.MAPPER.readTree(r3.out()).path("accuracy").asDouble();
+        List<String> lines = Files.readAllLines(dir.resolve("pred.csv"));
+        assertThat(lines).hasSize(451).first().isEqualTo("row,prediction");
+
+        CliHarness.Result run = CliHarness.run("run", "--method", "prima", "--source", src.toString(), "--target", tgt.toString(),
+                "--preprocess", "clip=10", "--epsilon", "2", "--seed", "21", "--json");
+        assertThat(run.code()).as(run.err()).isZero();
+        JsonNode res = Json.MAPPER.readTree(run.out()).path("results").get(0);
+        assertThat(twoParty).isGreaterThan(0.5).isEqualTo(res.path("accuracy_mean").asDouble());
+
+        // both ledgers hold exactly one step each, within their budgets
+        CliHarness.Result tl = CliHarness.run("privacy", "ledger", dir.resolve("t.ledger").toString(), "--json");
+        assertThat(tl.code()).as(tl.err()).isZero();
+        assertThat(tl.out()).contains("prima target");
+        CliHarness.Result sl = CliHarness.run("privacy", "ledger", dir.resolve("s.ledger").toString(), "--json");
+        assertThat(sl.out()).contains("prima source");
+    }
+
+    @Test
+    void badArtifactsAreRefusedWithExitFiveAndNothingWrittenOrSpent() throws Exception {
+        data();
+        assertThat(release().code()).isZero();
+        Path rel = dir.resolve("release.json");
+        ObjectMapper json = new ObjectMapper();
+
+        // tampered
+        ObjectNode doc = (ObjectNode) json.readTree(rel.toFile());
+        doc.with("payload").put("preprocessing", "none");
+        Path tampered = dir.resolve("tampered.json");
+        json.writeValue(tampered.toFile(), doc);
+        CliHarness.Result r = train(tampered);
+        assertThat(r.code()).isEqualTo(ExitCodes.ARTIFACT);
+        assertThat(r.err()).contains("tampered.json").contains("checksum");
+        assertThat(dir.resolve("model.json")).doesNotExist();
+        assertThat(dir.resolve("s.ledger")).doesNotExist();
+
+        // unknown version
+        ObjectNode v9 = (ObjectNode) json.readTree(rel.toFile());
+        v9.put("version", 9);
+        Path future = dir.resolve("future.json");
+        json.writeValue(future.toFile(), v9);
+        assertThat(train(future).err()).contains("version 9 is not supported");
+
+        // a model passed where a release is expected
+        assertThat(train(rel).code()).isZero();
+        byte[] model = Files.readAllBytes(dir.resolve("model.json"));
+        byte[] ledger = Files.readAllBytes(dir.resolve("s.ledger"));
+        CliHarness.Result wrongKind = train(dir.resolve("model.json"), "--out", dir.resolve("model2.json").toString());
+        assertThat(wrongKind.code()).isEqualTo(ExitCodes.ARTIFACT);
+        assertThat(wrongKind.err()).contains("expected a 'release'");
+        assertThat(Files.readAllBytes(dir.resolve("s.ledger"))).isEqualTo(ledger);
+
+        // wrong dimension: a source with 4 features
+        Path narrow = dir.resolve("narrow.csv");
+        List<String> rows = new ArrayList<>();
+        for (String line : Files.readAllLines(src)) {
+            int first = line.indexOf(',');
+            rows.add(line.substring(first + 1));
+        }
+        Files.write(narrow, rows);
+        CliHarness.Result dim = CliHarness.run("source", "train", "--data", narrow.toString(), "--release", rel.toString(),
+                "--epsilon", "2", "--ledger", dir.resolve("s.ledger").toString(), "--out", dir.resolve("model3.json").toString());
+        assertThat(dim.code()).isEqualTo(ExitCodes.ARTIFACT);
+        assertThat(dim.err()).contains("5 features").contains("has 4");
+        assertThat(Files.readAllBytes(dir.resolve("s.ledger"))).isEqualTo(ledger);
+        assertThat(dir.resolve("model3.json")).doesNotExist();
+
+        // a model trained on another release: predict --release notices
+        Path otherRelease = dir.resolve("other.json");
+        assertThat(release("--out", otherRelease.toString(), "--ledger", dir.resolve("t2.ledger").toString(), "--seed", "22").code()).isZero();
+        CliHarness.Result mismatch = CliHarness.run("target", "predict", "--data", tgt.toString(), "--model",
+                dir.resolve("model.json").toString(), "--release", otherRelease.toString(), "--out", dir.resolve("p.csv").toString());
+        assertThat(mismatch.code()).isEqualTo(ExitCodes.ARTIFACT);
+        assertThat(mismatch.err()).contains("another release");
+        assertThat(dir.resolve("p.csv")).doesNotExist();
+        assertThat(Files.readAllBytes(dir.resolve("model.json"))).isEqualTo(model);
+    }
+
+    @Test
+    void budgetsAndParametersAreCheckedBeforeAnythingIsSpentOrWritten() throws Exception {
+        data();
+        Path out = dir.resolve("release.json");
+        CliHarness.Result small = release("--budget", "1");
+        assertThat(small.code()).isEqualTo(ExitCodes.BUDGET);
+        assertThat(out).doesNotExist();
+        byte[] ledger = Files.readAllBytes(dir.resolve("t.ledger"));
+        assertThat(release("--epsilon", "0").code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(release("--epsilon", "-1").code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(release("--delta", "1").code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(release("--delta", "0").code()).isEqualTo(ExitCodes.USAGE);
+        CliHarness.Result notPrima = release("--method", "coral");
+        assertThat(notPrima.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(notPrima.err()).contains("two-party flow supports prima");
+        CliHarness.Result fitted = release("--preprocess", "zscore");
+        assertThat(fitted.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(fitted.err()).contains("zscore");
+        CliHarness.Result noDir = release("--out", dir.resolve("missing/release.json").toString());
+        assertThat(noDir.code()).isEqualTo(ExitCodes.USAGE);
+        Files.writeString(dir.resolve("nan.csv"), "f1,f2,f3,f4,f5,label\n1,2,3,4,5,a\n1,NaN,3,4,5,b\n");
+        CliHarness.Result nan = release("--data", dir.resolve("nan.csv").toString());
+        assertThat(nan.code()).isEqualTo(ExitCodes.DATA);
+        assertThat(nan.err()).contains("nan.csv");
+        assertThat(Files.readAllBytes(dir.resolve("t.ledger"))).isEqualTo(ledger);
+        assertThat(out).doesNotExist();
+        CliHarness.Result missingModel = CliHarness.run("target", "predict", "--data", tgt.toString(), "--model",
+                dir.resolve("nope.json").toString(), "--out", dir.resolve("p.csv").toString());
+        assertThat(missingModel.code()).isEqualTo(ExitCodes.ARTIFACT);
+        assertThat(missingModel.err()).contains("nope.json").contains("no such file");
+    }
+}

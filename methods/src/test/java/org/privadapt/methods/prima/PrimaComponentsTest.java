@@ -1,0 +1,247 @@
+package org.privadapt.methods.prima;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.privadapt.math.DenseMatrix;
+import org.privadapt.math.FeatureMatrix;
+import org.privadapt.math.LinAlg;
+import org.privadapt.privacy.NeighbouringRelation;
+
+/** Partition, block clipping, the joint sensitivity of the moment release, forward selection, PSD recovery. */
+class PrimaComponentsTest {
+
+    @Test
+    void partitionsMustCoverEveryFeatureExactlyOnce() {
+        assertThatThrownBy(() -> new Partition(4, List.of(new int[] {0, 1}, new int[] {1, 2, 3})))
+                .hasMessageContaining("feature 1 is in two blocks");
+        assertThatThrownBy(() -> new Partition(4, List.of(new int[] {0, 1}, new int[] {2})))
+                .hasMessageContaining("feature 3 is in no block");
+        Partition p = Partition.random(803, 20, 5);
+        assertThat(p.size()).isEqualTo(41);
+        assertThat(p.largestBlock()).isLessThanOrEqualTo(20);
+        assertThat(p.blocks().stream().mapToInt(b -> b.length).sum()).isEqualTo(803);
+        // data-independent and reproducible: the same seed gives the same partition
+        assertThat(Partition.random(803, 20, 5).blocks()).usingRecursiveComparison().isEqualTo(p.blocks());
+    }
+
+    @Test
+    void blockClippingBoundsEverySubRowAndLeavesSmallOnesAlone() {
+        SplittableRandom r = new SplittableRandom(3);
+        DenseMatrix x = DenseMatrix.zeros(50, 12);
+        for (int i = 0; i < 50; i++) {
+            for (int j = 0; j < 12; j++) {
+                x.set(i, j, r.nextGaussian() * (i % 5));
+            }
+        }
+        Partition p = Partition.random(12, 5, 1);
+        double[] bounds = {1.0, 2.0, 0.5};
+        FeatureMatrix c = BlockClipping.clip(x, p, bounds);
+        for (int i = 0; i < 50; i++) {
+            for (int b = 0; b < p.size(); b++) {
+                double before = norm(x.row(i), p.block(b));
+                double after = norm(c.toDense().row(i), p.block(b));
+                assertThat(after).isLessThanOrEqualTo(bounds[b] * (1 + 1e-12));
+                if (before <= bounds[b]) {
+                    assertThat(after).isCloseTo(before, within(1e-12));
+                } else {
+                    assertThat(after).isCloseTo(bounds[b], within(1e-9)); // scaled, not zeroed
+                }
+            }
+        }
+        assertThat(x.get(1, 0)).isEqualTo(x.copy().get(1, 0)); // input untouched
+    }
+
+    /** The record's contribution to the released vector: every block's upper triangle, c x, c^2. */
+    static double[] contribution(double[] x, Partition p, double c, boolean withCount) {
+        List<Double> v = new ArrayList<>();
+        for (int[] b : p.blocks()) {
+            for (int q = 0; q < b.length; q++) {
+                for (int s = 0; s <= q; s++) {
+                    v.add(x[b[s]] * x[b[q]]);
+                }
+            }
+        }
+        for (double xi : x) {
+            v.add(c * xi);
+        }
+        if (withCount) {
+            v.add(c * c);
+        }
+        return v.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    @Test
+    void jointSensitivityBoundsEveryNeighbourAndIsAttainedUnderAddRemove() {
+        int d = 16;
+        Partition p = Partition.random(d, 4, 9);
+        double rowBound = 2.0;
+        double c = 0.5;
+        double[] bounds = new double[p.size()];
+        for (int b = 0; b < bounds.length; b++) {
+            bounds[b] = 0.6 + 0.1 * b; // sum of squares < R^2: the block bounds bind
+        }
+        double add = SecondMomentRelease.sensitivity(NeighbouringRelation.ADD_OR_REMOVE_ONE, bounds, rowBound, c);
+        double rep = SecondMomentRelease.sensitivity(NeighbouringRelation.REPLACE_ONE, bounds, rowBound, c);
+        SplittableRandom r = new SplittableRandom(11);
+        for (int trial = 0; trial < 2000; trial++) {
+            double[] x = clipped(randomRow(r, d, trial % 3 == 0), p, bounds, rowBound);
+            double[] y = clipped(randomRow(r, d, trial % 2 == 0), p, bounds, rowBound);
+            assertThat(norm(contribution(x, p, c, true))).isLessThanOrEqualTo(add * (1 + 1e-12));
+            double[] cx = contribution(x, p, c, false);
+            double[] cy = contribution(y, p, c, false);
+            double diff = 0;
+            for (int k = 0; k < cx.length; k++) {
+                diff += (cx[k] - cy[k]) * (cx[k] - cy[k]);
+            }
+            assertThat(Math.sqrt(diff)).isLessThanOrEqualTo(rep * (1 + 1e-12));
+        }
+        // attained: one coordinate per block at the block's bound
+        double[] worst = new double[d];
+        for (int b = 0; b < p.size(); b++) {
+            worst[p.block(b)[0]] = bounds[b];
+        }
+        assertThat(norm(contribution(worst, p, c, true))).isCloseTo(add, within(1e-12));
+        // with loose block bounds the whole-row bound R^2 takes over (never above the full covariance's sensitivity)
+        double[] loose = new double[p.size()];
+        java.util.Arrays.fill(loose, 10.0);
+        assertThat(SecondMomentRelease.sensitivity(NeighbouringRelation.ADD_OR_REMOVE_ONE, loose, rowBound, c))
+                .isCloseTo(Math.sqrt(Math.pow(rowBound, 4) + Math.pow(c * rowBound, 2) + Math.pow(c * c, 2)), within(1e-12));
+    }
+
+    @Test
+    void blockScaledBoundsShrinkTheJointSensitivityBelowTheFullCovariance() {
+        PrimaConfig cfg = PrimaConfig.prima(PrimaConfig.Adaptation.CORAL);
+        Partition single = Partition.single(800);
+        Partition blocks = Partition.random(800, 20, 1);
+        double full = SecondMomentRelease.sensitivity(NeighbouringRelation.ADD_OR_REMOVE_ONE, cfg.blockBounds(single), 1, 0.25);
+        double split = SecondMomentRelease.sensitivity(NeighbouringRelation.ADD_OR_REMOVE_ONE, cfg.blockBounds(blocks), 1, 0.25);
+        // 40 blocks of 20 features, each clipped to sqrt(4 * 20 / 800) = 0.316: sqrt(40) * 0.1 = 0.63 < 1
+        assertThat(split).isLessThan(0.7 * full);
+    }
+
+    @Test
+    void forwardSelectionGrowsBlocksOnlyWhileTheGainBeatsTheNoiseCost() {
+        SplittableRandom r = new SplittableRandom(2);
+        int d = 30;
+        DenseMatrix a = DenseMatrix.zeros(60, d);
+        for (int i = 0; i < 60; i++) {
+            for (int j = 0; j < d; j++) {
+                a.set(i, j, r.nextGaussian());
+            }
+        }
+        DenseMatrix m = a.gram().scale(1.0 / 60);
+        Partition free = ForwardSelection.partition(m, 0.0, 8, 4);
+        assertThat(free.largestBlock()).isEqualTo(8);
+        assertThat(free.size()).isEqualTo(4); // 8 + 8 + 8 + 6
+        Partition costly = ForwardSelection.partition(m, 1e6, 8, 4);
+        assertThat(costly.size()).isEqualTo(d);
+        Partition mid = ForwardSelection.partition(m, 0.5, 30, 4);
+        assertThat(mid.size()).isBetween(2, d - 1);
+    }
+
+    @Test
+    void shrinkingFindsTheSmallestWeightThatMakesThePsdRecovery() {
+        SplittableRandom r = new SplittableRandom(7);
+        for (PrimaConfig.ShrinkTarget t : PrimaConfig.ShrinkTarget.values()) {
+            int p = 12;
+            DenseMatrix noisy = DenseMatrix.zeros(p, p);
+            for (int i = 0; i < p; i++) {
+                for (int j = 0; j <= i; j++) {
+                    double v = r.nextGaussian() + (i == j ? 1.5 : 0);
+                    noisy.set(i, j, v);
+                    noisy.set(j, i, v);
+                }
+            }
+            assertThat(LinAlg.smallestEigenvalue(noisy)).isNegative();
+            DenseMatrix target = t == PrimaConfig.ShrinkTarget.DIAGONAL ? PsdShrinking.diagonalTarget(noisy)
+                    : PsdShrinking.defaultTarget(noisy);
+            assertThat(target.frobeniusNorm()).isLessThanOrEqualTo(noisy.frobeniusNorm()); // paper's condition
+            PsdShrinking.Result res = PsdShrinking.shrink(noisy, target);
+            assertThat(res.alpha()).isBetween(0.0, 1.0);
+            assertThat(LinAlg.smallestEigenvalue(res.matrix())).isGreaterThan(-1e-9);
+            assertThat(LinAlg.smallestEigenvalue(PsdShrinking.combine(res.alpha() - 1e-6, target, noisy))).isNegative();
+            assertThat(noisy.get(0, 1)).isEqualTo(noisy.get(1, 0)); // input not mutated into the result
+        }
+    }
+
+    /**
+     * Paper 000's Theorem 2 claims that for any alpha in (0, 1) the shrunk matrix is strictly closer to the true
+     * covariance than the noisy one whenever the target has a smaller Frobenius norm. Counterexample: C = diag(1,0,0,0),
+     * noise Z = diag(0,0,0,-e). The projection onto the PSD cone (eigenvalue flooring) does satisfy the claim.
+     */
+    @Test
+    void theoremTwoIsFalseButTheProjectionOntoThePsdConeIsNeverFarther() {
+        double e = 0.01;
+        DenseMatrix truth = DenseMatrix.diagonal(new double[] {1, 0, 0, 0});
+        DenseMatrix noisy = DenseMatrix.diagonal(new double[] {1, 0, 0, -e});
+        DenseMatrix target = PsdShrinking.defaultTarget(noisy); // (tr/p) I = (1 - e)/4 I
+        assertThat(target.frobeniusNorm()).isLessThan(noisy.frobeniusNorm()); // the theorem's premise holds
+        PsdShrinking.Result res = PsdShrinking.shrink(noisy, target);
+        double before = noisy.minus(truth).frobeniusNorm();
+        double after = res.matrix().minus(truth).frobeniusNorm();
+        assertThat(before).isCloseTo(e, within(1e-15));
+        assertThat(after).isGreaterThan(3 * before); // ~3.3 e: shrinking moved it away from the truth
+        // the theorem fails for every alpha in (0, 1) here, not only the bisection's
+        for (double alpha : new double[] {0.01, 0.1, 0.5, 0.9}) {
+            assertThat(PsdShrinking.combine(alpha, target, noisy).minus(truth).frobeniusNorm()).isGreaterThan(before);
+        }
+        // the Frobenius projection onto the PSD cone is non-expansive and the truth lies in the cone
+        SplittableRandom r = new SplittableRandom(5);
+        for (int trial = 0; trial < 20; trial++) {
+            DenseMatrix a = DenseMatrix.zeros(6, 3);
+            for (int i = 0; i < 6; i++) {
+                for (int j = 0; j < 3; j++) {
+                    a.set(i, j, r.nextGaussian());
+                }
+            }
+            DenseMatrix c = a.multiply(a.transpose()); // rank 3: on the cone's boundary
+            DenseMatrix z = DenseMatrix.zeros(6, 6);
+            for (int i = 0; i < 6; i++) {
+                for (int j = 0; j <= i; j++) {
+                    double v = r.nextGaussian();
+                    z.set(i, j, v);
+                    z.set(j, i, v);
+                }
+            }
+            DenseMatrix n = c.plus(z);
+            assertThat(PsdShrinking.floorEigenvalues(n, 0).minus(c).frobeniusNorm())
+                    .isLessThanOrEqualTo(n.minus(c).frobeniusNorm() + 1e-9);
+        }
+    }
+
+    private static double[] randomRow(SplittableRandom r, int d, boolean sparse) {
+        double[] x = new double[d];
+        for (int j = 0; j < d; j++) {
+            x[j] = sparse && r.nextInt(4) != 0 ? 0 : r.nextGaussian() * 3;
+        }
+        return x;
+    }
+
+    private static double[] clipped(double[] x, Partition p, double[] bounds, double rowBound) {
+        DenseMatrix m = DenseMatrix.fromRows(new double[][] {x});
+        FeatureMatrix c = BlockClipping.clip(BlockClipping.clip(m, Partition.single(x.length), rowBound), p, bounds);
+        return c.toDense().row(0);
+    }
+
+    private static double norm(double[] v) {
+        double s = 0;
+        for (double x : v) {
+            s += x * x;
+        }
+        return Math.sqrt(s);
+    }
+
+    private static double norm(double[] v, int[] idx) {
+        double s = 0;
+        for (int j : idx) {
+            s += v[j] * v[j];
+        }
+        return Math.sqrt(s);
+    }
+}
