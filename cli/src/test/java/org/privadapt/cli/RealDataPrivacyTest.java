@@ -17,8 +17,8 @@ class RealDataPrivacyTest {
                 .as("amazon-reviews is absent under %s: real-data test skipped", DataRoot.resolve(null)).isTrue();
         for (String classifier : new String[] {"lr", "dnn"}) {
             CliHarness.Result r = CliHarness.run("run", "--method", "dp-source-only", "--source", "amazon-reviews/books",
-                    "--target", "amazon-reviews/kitchen", "--epsilon", "2", "--classifier", classifier, "--preprocess", "l2",
-                    "--param", "epochs=3", "--json");
+                    "--target", "amazon-reviews/kitchen", "--epsilon", "2", "--classifier", classifier, "--preprocess", "l2,scale=70",
+                    "--json");
             assertThat(r.code()).as(r.err()).isZero();
             JsonNode res = Json.MAPPER.readTree(r.out()).get("results").get(0);
             JsonNode src = res.get("privacy").get("source");

@@ -74,14 +74,19 @@ public final class ForwardSelection {
             double[] bNew = null;
             if (lff2 > 1e-12 * Math.max(1e-300, a[f + f * d])) {
                 double lff = Math.sqrt(lff2);
-                bNew = new double[d];
+                // b_f = (M_{f,:} - sum_r l_r b_r) / l_ff, row by row (M is symmetric: its column f, contiguous)
+                bNew = java.util.Arrays.copyOfRange(a, f * d, f * d + d);
+                for (int r = 0; r < current.size(); r++) {
+                    double lr = l[r];
+                    double[] br = bRows.get(r);
+                    for (int j = 0; j < d; j++) {
+                        bNew[j] -= lr * br[j];
+                    }
+                }
+                double inv = 1.0 / lff;
                 gain = 0;
                 for (int j = 0; j < d; j++) {
-                    double s = a[f + j * d];
-                    for (int r = 0; r < current.size(); r++) {
-                        s -= l[r] * bRows.get(r)[j];
-                    }
-                    bNew[j] = s / lff;
+                    bNew[j] *= inv;
                     gain += bNew[j] * bNew[j];
                 }
                 double[] lRow = new double[current.size() + 1];

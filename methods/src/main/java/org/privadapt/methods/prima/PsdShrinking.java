@@ -7,7 +7,8 @@ import org.privadapt.math.LinAlg;
  * Positive semi-definite recovery by shrinking (paper 000, §4.3; Higham, Strabić, Šego 2016): for a noisy symmetric
  * C and a PSD target S, {@code Omega(alpha) = alpha S + (1 - alpha) C}; {@code f(alpha) = lambda_min(Omega(alpha))} is
  * concave with {@code f(1) = lambda_min(S) >= 0}, so the smallest alpha in [0, 1] with {@code f(alpha) >= 0} is found
- * by bisection (to 1e-10; the upper end of the bracket is returned, so the result is PSD). Pure post-processing of
+ * by bisection (to 1e-10; the upper end of the bracket is returned, so the result is PSD), or in closed form when
+ * the target is a positive diagonal matrix (one eigenvalue problem; see {@code shrinkToDiagonal}). Pure post-processing of
  * its input.
  *
  * <p>The default target is {@code (tr(C)/p) I}, which by Cauchy-Schwarz has Frobenius norm at most C's, as the paper
@@ -54,7 +55,13 @@ public final class PsdShrinking {
         if (LinAlg.smallestEigenvalue(c) >= 0) {
             return new Result(0.0, c.copy());
         }
-        if (LinAlg.smallestEigenvalue(target) < 0) {
+        double[] diag = positiveDiagonal(target);
+        if (diag != null) {
+            Result r = shrinkToDiagonal(c, target, diag);
+            if (r != null) {
+                return r;
+            }
+        } else if (LinAlg.smallestEigenvalue(target) < 0) {
             throw new IllegalArgumentException("shrinkage target is not positive semi-definite");
         }
         double lo = 0.0;
@@ -68,6 +75,56 @@ public final class PsdShrinking {
             }
         }
         return new Result(hi, combine(hi, target, c));
+    }
+
+    /**
+     * The bisection's answer in closed form when the target is a positive diagonal D (both targets here are):
+     * {@code alpha D + (1 - alpha) C = (1 - alpha)(C + t D)} with {@code t = alpha / (1 - alpha)}, which is PSD iff
+     * {@code t >= -lambda_min(D^-1/2 C D^-1/2)}; so one eigenvalue instead of ~34. The smallest t is nudged up
+     * until the result checks PSD in floating point (null if that fails: the caller bisects).
+     */
+    private static Result shrinkToDiagonal(DenseMatrix c, DenseMatrix target, double[] diag) {
+        int p = c.rows();
+        double[] inv = new double[p];
+        for (int i = 0; i < p; i++) {
+            inv[i] = 1.0 / Math.sqrt(diag[i]);
+        }
+        DenseMatrix s = DenseMatrix.zeros(p, p);
+        for (int j = 0; j < p; j++) {
+            for (int i = 0; i < p; i++) {
+                s.set(i, j, c.get(i, j) * inv[i] * inv[j]);
+            }
+        }
+        double t = Math.max(0.0, -LinAlg.smallestEigenvalue(s.symmetrized()));
+        for (int k = 0; k < 40; k++) {
+            double alpha = t / (1 + t);
+            DenseMatrix out = combine(alpha, target, c);
+            if (LinAlg.smallestEigenvalue(out) >= 0) {
+                return new Result(alpha, out);
+            }
+            t = t * (1 + 1e-12 * (1L << Math.min(k, 40))) + Double.MIN_NORMAL;
+        }
+        return null;
+    }
+
+    /** The diagonal of a diagonal matrix with positive entries, else null. */
+    private static double[] positiveDiagonal(DenseMatrix t) {
+        int p = t.rows();
+        double[] d = new double[p];
+        for (int j = 0; j < p; j++) {
+            for (int i = 0; i < p; i++) {
+                double v = t.get(i, j);
+                if (i == j) {
+                    if (!(v > 0)) {
+                        return null;
+                    }
+                    d[i] = v;
+                } else if (v != 0) {
+                    return null;
+                }
+            }
+        }
+        return d;
     }
 
     static DenseMatrix combine(double alpha, DenseMatrix target, DenseMatrix c) {

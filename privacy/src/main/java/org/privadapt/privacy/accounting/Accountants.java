@@ -46,6 +46,31 @@ public final class Accountants {
      */
     public static Certified certify(NeighbouringRelation relation, DpEvent original, double delta) {
         DpEvent event = EventSimplifier.simplify(original);
+        // a pure function of immutable value objects: repeated runs of one method certify the same events
+        CertifyKey key = new CertifyKey(relation, event, delta);
+        synchronized (CACHE) {
+            if (CACHE.containsKey(key)) {
+                return CACHE.get(key);
+            }
+        }
+        Certified c = certifySimplified(relation, event, delta);
+        synchronized (CACHE) {
+            CACHE.put(key, c);
+        }
+        return c;
+    }
+
+    private record CertifyKey(NeighbouringRelation relation, DpEvent event, double delta) {
+    }
+
+    private static final java.util.Map<CertifyKey, Certified> CACHE = new java.util.LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<CertifyKey, Certified> eldest) {
+            return size() > 256;
+        }
+    };
+
+    private static Certified certifySimplified(NeighbouringRelation relation, DpEvent event, double delta) {
         if (event instanceof org.privadapt.privacy.events.GaussianEvent g) {
             // a single Gaussian mechanism (any composition of Gaussians reduces to one): its exact privacy profile
             return new Certified(GaussianProfile.epsilon(g.noiseMultiplier(), delta), "analytic-gaussian");
