@@ -180,4 +180,13 @@ class TwoPartyCliTest {
         assertThat(missingModel.code()).isEqualTo(ExitCodes.ARTIFACT);
         assertThat(missingModel.err()).contains("nope.json").contains("no such file");
     }
+
+    @Test
+    void runTakesOneEpsilonOnlyBenchTakesAList() throws Exception {
+        data();
+        CliHarness.Result r = CliHarness.run("run", "--method", "prima", "--source", src.toString(), "--target", tgt.toString(),
+                "--preprocess", "clip=10", "--epsilon", "1,2");
+        assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("one value");
+    }
 }
