@@ -40,32 +40,86 @@ public final class Runs {
         }
     }
 
-    /** Runs {@code method} {@code runs} times with seeds seed, seed+1, ... and summarises. */
     /** Supplies a fresh privacy context for each repetition. */
     @FunctionalInterface
     public interface Contexts {
         PrivacyContext forRun(int run) throws org.privadapt.privacy.ledger.BudgetLedger.LedgerException;
     }
 
+    /** Runs {@code method} {@code runs} times with seeds seed, seed+1, ... and summarises (one run at a time). */
     public static Report.TaskResult repeat(AdaptationMethod method, AdaptationTask task, MethodConfig config, int runs,
                                            Map<String, String> sweep, String sourceName, String targetName, Progress progress,
                                            Contexts contexts)
             throws DataException, org.privadapt.privacy.BudgetExceededException, org.privadapt.privacy.ledger.BudgetLedger.LedgerException {
+        return repeat(method, task, config, runs, sweep, sourceName, targetName, progress, contexts, 1);
+    }
+
+    /**
+     * As above with up to {@code jobs} repetitions at once. Every repetition has its own seed and privacy context,
+     * so the results are the same whatever {@code jobs} is (only the order in which they finish differs); callers
+     * with budget ledgers must use one job, so that the ledger's entries keep the runs' order.
+     */
+    public static Report.TaskResult repeat(AdaptationMethod method, AdaptationTask task, MethodConfig config, int runs,
+                                           Map<String, String> sweep, String sourceName, String targetName, Progress progress,
+                                           Contexts contexts, int jobs)
+            throws DataException, org.privadapt.privacy.BudgetExceededException, org.privadapt.privacy.ledger.BudgetLedger.LedgerException {
+        AdaptationOutcome[] outcomes = new AdaptationOutcome[runs];
+        if (jobs <= 1 || runs == 1) {
+            for (int r = 0; r < runs; r++) {
+                outcomes[r] = runOnce(method, task, config, r, contexts);
+                if (progress != null) {
+                    progress.step();
+                }
+            }
+        } else {
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(Math.min(jobs, runs));
+            try {
+                List<java.util.concurrent.Future<AdaptationOutcome>> futures = new ArrayList<>();
+                for (int r = 0; r < runs; r++) {
+                    final int run = r;
+                    futures.add(pool.submit(() -> {
+                        AdaptationOutcome o = runOnce(method, task, config, run, contexts);
+                        if (progress != null) {
+                            synchronized (progress) {
+                                progress.step();
+                            }
+                        }
+                        return o;
+                    }));
+                }
+                for (int r = 0; r < runs; r++) {
+                    try {
+                        outcomes[r] = futures.get(r).get();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException("interrupted", e);
+                    } catch (java.util.concurrent.ExecutionException e) {
+                        Throwable c = e.getCause();
+                        if (c instanceof DataException de) {
+                            throw de;
+                        }
+                        if (c instanceof org.privadapt.privacy.BudgetExceededException be) {
+                            throw be;
+                        }
+                        if (c instanceof org.privadapt.privacy.ledger.BudgetLedger.LedgerException le) {
+                            throw le;
+                        }
+                        if (c instanceof RuntimeException re) {
+                            throw re;
+                        }
+                        throw new IllegalStateException(c);
+                    }
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
         List<Double> acc = new ArrayList<>();
         Map<String, PrivacyCost> privacy = null;
-        for (int r = 0; r < runs; r++) {
-            AdaptationOutcome o;
-            try {
-                o = method.run(task, config.withSeed(config.seed() + r), contexts.forRun(r));
-            } catch (IllegalArgumentException e) {
-                throw new UsageException(method.name() + ": " + e.getMessage(), e);
-            }
+        for (AdaptationOutcome o : outcomes) {
             acc.add(o.accuracy());
             if (privacy == null) {
                 privacy = o.privacy();
-            }
-            if (progress != null) {
-                progress.step();
             }
         }
         Map<String, Report.PartySpend> spend = new LinkedHashMap<>();
@@ -74,6 +128,16 @@ public final class Runs {
         }
         return new Report.TaskResult(task.name(), sourceName, targetName, method.name(),
                 sweep == null || sweep.isEmpty() ? null : sweep, runs, mean(acc), std(acc), acc, spend);
+    }
+
+    private static AdaptationOutcome runOnce(AdaptationMethod method, AdaptationTask task, MethodConfig config, int r,
+                                             Contexts contexts)
+            throws DataException, org.privadapt.privacy.BudgetExceededException, org.privadapt.privacy.ledger.BudgetLedger.LedgerException {
+        try {
+            return method.run(task, config.withSeed(config.seed() + r), contexts.forRun(r));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(method.name() + ": " + e.getMessage(), e);
+        }
     }
 
     public static double mean(List<Double> v) {

@@ -26,7 +26,7 @@ class RealDataTwoPartyTest {
                 .as("office-caltech10 is absent under %s: real-data test skipped", root).isTrue();
         String rel = dir.resolve("release.json").toString();
         String model = dir.resolve("model.json").toString();
-        for (String method : new String[] {"prima", "prisa"}) {
+        for (String method : new String[] {"prima"}) {
             CliHarness.Result a = CliHarness.run("target", "release", "--method", method, "--data", "office-caltech10/amazon",
                     "--preprocess", "l2,scale=28", "--epsilon", "2", "--delta", "1e-5", "--ledger",
                     dir.resolve(method + "-t.ledger").toString(), "--out", rel, "--seed", "7");
@@ -54,5 +54,23 @@ class RealDataTwoPartyTest {
         assertThat(s.path("private").asBoolean()).isTrue();
         assertThat(s.path("epsilon_spent").asDouble()).isPositive().isLessThanOrEqualTo(1.0);
         assertThat(Files.readString(Path.of(rel))).contains("\"private\" : true").doesNotContain("NOT differentially private");
+    }
+
+    @Test
+    void parallelRepetitionsGiveTheSameNumbers() throws Exception {
+        Path root = DataRoot.resolve(null);
+        assumeThat(Files.isDirectory(root.resolve("office-caltech10")))
+                .as("office-caltech10 is absent under %s: real-data test skipped", root).isTrue();
+        JsonNode[] acc = new JsonNode[2];
+        for (int jobs = 1; jobs <= 2; jobs++) {
+            CliHarness.Result r = CliHarness.run("bench", "office-caltech10", "--tasks", "D:W", "--methods", "prima-rse,dp-source-only",
+                    "--epsilon", "2", "--runs", "3", "--seed", "3", "--jobs", Integer.toString(jobs), "--json");
+            assertThat(r.code()).as(r.err()).isZero();
+            acc[jobs - 1] = Json.MAPPER.readTree(r.out()).path("results");
+        }
+        for (int m = 0; m < 2; m++) {
+            assertThat(acc[1].get(m).path("accuracies")).isEqualTo(acc[0].get(m).path("accuracies"));
+            assertThat(acc[0].get(m).path("accuracies").size()).isEqualTo(3);
+        }
     }
 }

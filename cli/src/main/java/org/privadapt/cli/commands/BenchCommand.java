@@ -71,6 +71,10 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Preprocessing steps, each fitted on its own party's data (default: the suite's, see README).")
     String preprocess;
 
+    @Option(names = "--jobs", paramLabel = "N", defaultValue = "1",
+            description = "Repetitions run at once (each has its own seed and noise, so results do not depend on N; default: ${DEFAULT-VALUE}).")
+    int jobs;
+
     @Option(names = "--sweep", paramLabel = "NAME=V1,V2,...", description = "Sweep one method parameter over values (plotted with --plot).")
     String sweep;
 
@@ -127,6 +131,9 @@ public final class BenchCommand implements Callable<Integer> {
             return ExitCodes.OK;
         }
         methodOptions.config(Map.of()); // validates
+        if (jobs < 1) {
+            throw new UsageException("--jobs must be at least 1, got " + jobs);
+        }
         int runs = methodOptions.runs;
         if (plot != null && sweep == null && privacy.epsilonValues().size() < 2) {
             throw new UsageException("--plot needs --sweep (it plots accuracy against the swept parameter)");
@@ -187,7 +194,7 @@ public final class BenchCommand implements Callable<Integer> {
                     for (AdaptationMethod m : ms) {
                         progress.message(taskName + " " + m.name());
                         results.add(Runs.repeat(m, task, config, runs, sw, pair[0], pair[1], progress,
-                                run -> privacy.context(run, null, null, null, null)));
+                                run -> privacy.context(run, null, null, null, null), jobs));
                     }
                 }
             }
