@@ -44,6 +44,10 @@ public final class PrivacyOptions {
     @Option(names = "--seed", paramLabel = "N", description = "Seeded noise for experiments: results are NOT differentially private.")
     Long seed;
 
+    public long seedValue() {
+        return seed == null ? 0L : seed;
+    }
+
     public boolean seeded() {
         return seed != null;
     }

@@ -22,7 +22,11 @@ class PrivateRunTest {
     }
 
     Path writeCsv(String name, org.privadapt.data.Dataset d) throws Exception {
-        StringBuilder sb = new StringBuilder("f1,f2,f3,f4,f5,label\n");
+        StringBuilder sb = new StringBuilder();
+        for (int j = 1; j <= d.dimension(); j++) {
+            sb.append('f').append(j).append(',');
+        }
+        sb.append("label\n");
         var y = d.classLabels();
         for (int i = 0; i < d.size(); i++) {
             for (double v : d.features().row(i)) {

@@ -55,7 +55,8 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "SUITE",
             description = "A suite name (see 'privadapt datasets'), or 'linalg' (linear-algebra backends), 'accounting' "
-                    + "(accountant speed), 'noise' (noise samplers' throughput) or 'dpsgd' (a DP-SGD epoch vs a non-private one).")
+                    + "(accountant speed), 'noise' (noise samplers' throughput) or 'dpsgd' (a DP-SGD epoch vs a non-private one), "
+                    + "'dpot-wasserstein' (paper 002 Fig. 2: DPOT's Wasserstein error against sigma/w), 'sinkhorn' (OT solver speed).")
     String suiteName;
 
     @Option(names = "--methods", split = ",", paramLabel = "NAME", defaultValue = "source-only,coral",
@@ -80,6 +81,10 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--plot", paramLabel = "FILE.png", description = "Write a PNG plot of the sweep (needs --sweep).")
     Path plot;
+
+    @Option(names = "--minibatches", defaultValue = "1000", paramLabel = "N",
+            description = "dpot-wasserstein only: random pairs of 128-row batches per noise ratio (default: ${DEFAULT-VALUE}).")
+    int minibatches;
 
     @Option(names = "--quick", description = "linalg only: small sizes, one repetition (a smoke test, not a measurement).")
     boolean quick;
@@ -125,6 +130,14 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if ("dpsgd".equals(suiteName)) {
             return new DpSgdBench(data.registry(), spec.commandLine().getOut(), output).run();
+        }
+        if ("dpot-wasserstein".equals(suiteName)) {
+            return new DpotBench(data.registry(), spec.commandLine().getOut(), output).wasserstein(
+                    tasks == null || tasks.isEmpty() ? null : tasks.get(0), methodOptions.runs > 1 ? methodOptions.runs : 20,
+                    minibatches, plot, privacy.seeded() ? privacy.seedValue() : 1L);
+        }
+        if ("sinkhorn".equals(suiteName)) {
+            return new DpotBench(data.registry(), spec.commandLine().getOut(), output).sinkhorn(quick);
         }
         if ("noise".equals(suiteName)) {
             org.privadapt.privacy.noise.NoiseBenchmark.main(new String[0]);

@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import org.privadapt.cli.DataSpecs;
 import org.privadapt.cli.ExitCodes;
 import org.privadapt.cli.PartyOptions;
+import org.privadapt.cli.Runs;
 import org.privadapt.cli.UsageException;
 import org.privadapt.cli.report.Json;
 import org.privadapt.data.Dataset;
@@ -28,8 +29,9 @@ import picocli.CommandLine.Model.CommandSpec;
 /** {@code privadapt source ...}: the source institution's own steps of the two-party flow. */
 @Command(name = "source", mixinStandardHelpOptions = true,
         description = {"The source institution's steps of the two-party flow, run on its own machine with its own data:",
-            "  train  read the target's release, spend from its own ledger, write the DP model artifact."},
-        subcommands = {SourceCommand.Train.class})
+            "  train    read the target's release, spend from its own ledger, write the DP model artifact (PRIMA, PRISA).",
+            "  release  release its own rows privately for the target (DPOT: JL projection plus Gaussian noise, noisy label counts)."},
+        subcommands = {SourceCommand.Train.class, SourceCommand.Release.class})
 public final class SourceCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -115,6 +117,92 @@ public final class SourceCommand implements Runnable {
                         source.size(), model.classNames().size());
                 w.printf(Locale.ROOT, "privacy: source spent epsilon %.4g, delta %.3g%s%n", session.spent().epsilon(),
                         session.spent().delta(), session.isPrivate() ? "" : " -- seeded noise: NOT differentially private");
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    /** {@code privadapt source release --method dpot}. */
+    @Command(name = "release", mixinStandardHelpOptions = true,
+            description = {"Source: release its labelled rows for DPOT (paper 002): the JL matrix M, the rows X M ordered by label "
+                    + "plus Gaussian noise, and noisy label counts; spends from its ledger. DP under replace-one neighbours "
+                    + "(the row count reveals n_s): pass --relation replace.",
+                "Example: privadapt source release --method dpot --data office-caltech10/amazon --epsilon 8 --delta 8.7e-4 "
+                    + "--relation replace --ledger source.ledger --out dpot.json"})
+    public static final class Release implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--method", required = true, paramLabel = "dpot", description = "The release to make: dpot.")
+        String method;
+
+        @Option(names = "--data", required = true, paramLabel = "FILE", description = "The source's labelled rows (a file or suite/domain).")
+        String dataRef;
+
+        @Option(names = "--out", required = true, paramLabel = "FILE", description = "Where to write the release artifact (atomically).")
+        Path out;
+
+        @Option(names = "--preprocess", paramLabel = "STEPS", defaultValue = "l2",
+                description = "Row-local preprocessing, which the target must apply too (default: ${DEFAULT-VALUE}).")
+        String preprocess;
+
+        @Option(names = "--param", paramLabel = "NAME=VALUE", description = "DPOT parameter (level, dim, clip, noise-ratio, mode, batch, batches, ...; docs/privacy/dpot.md), repeatable.")
+        Map<String, String> params = new LinkedHashMap<>();
+
+        @Option(names = "--json", description = "Print a JSON summary on standard output.")
+        boolean json;
+
+        @Mixin
+        PartyOptions party;
+
+        @Mixin
+        DataSpecs data;
+
+        @Override
+        public Integer call() throws Exception {
+            party.validate();
+            if (!method.equals("dpot") && !method.equals("dpot-da")) {
+                throw new UsageException("--method: the source releases only for dpot, got '" + method + "'");
+            }
+            PartyOptions.requireWritable(out, "--out");
+            org.privadapt.methods.dpot.DpotConfig cfg;
+            try {
+                cfg = org.privadapt.methods.dpot.DpotConfig.from(new MethodConfig("lr", 1e-3, 1L, params));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--param: " + e.getMessage(), e);
+            }
+            Dataset source = TargetCommand.prepare(data, dataRef, DataSpecs.Role.SOURCE, preprocess, "source");
+            org.privadapt.data.ClassLabels y = source.classLabels();
+            PrivacySession session = party.session("source");
+            org.privadapt.methods.dpot.DpotRelease r;
+            try {
+                r = org.privadapt.methods.dpot.Dpot.release(source.features(), y.codes(), y.names(), cfg, session,
+                        TargetCommand.runId(party), Runs.preprocessing(preprocess).spec());
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("dpot: " + e.getMessage(), e);
+            }
+            r.toArtifact().write(out);
+            PrintWriter w = spec.commandLine().getOut();
+            Map<String, Object> summary = new LinkedHashMap<>();
+            summary.put("artifact", out.toString());
+            summary.put("kind", "release");
+            summary.put("method", "dpot");
+            summary.put("rows", r.releasedRows());
+            summary.put("batches", r.batches().size());
+            summary.put("projection", r.inputDim() + "x" + r.outputDim());
+            summary.put("level", r.privacy().path("level").asText());
+            summary.put("row_noise_std", r.rowNoiseStd());
+            summary.put("epsilon_spent", session.spent().epsilon());
+            summary.put("delta", session.spent().delta());
+            summary.put("private", session.isPrivate());
+            if (json) {
+                w.println(Json.write(summary));
+            } else {
+                w.printf(Locale.ROOT, "release: %s (dpot, %d rows in %d batch(es), projection %d x %d, %s level)%n", out,
+                        r.releasedRows(), r.batches().size(), r.inputDim(), r.outputDim(), r.privacy().path("level").asText());
+                w.printf(Locale.ROOT, "privacy: source spent epsilon %.4g, delta %.3g (%s)%s%n", session.spent().epsilon(),
+                        session.spent().delta(), session.relation().description(),
+                        session.isPrivate() ? "" : " -- seeded noise: NOT differentially private");
             }
             return ExitCodes.OK;
         }

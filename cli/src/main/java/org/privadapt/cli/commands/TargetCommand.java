@@ -41,8 +41,9 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "target", mixinStandardHelpOptions = true,
         description = {"The target institution's steps of the two-party flow, run on its own machine with its own data:",
             "  release  DP statistics of its rows for the source (PRIMA/PRISA: subspaces and covariances),",
-            "  predict  the source's model applied to its rows (predictions; accuracy when labelled)."},
-        subcommands = {TargetCommand.Release.class, TargetCommand.Predict.class})
+            "  predict  the source's model applied to its rows (predictions; accuracy when labelled),",
+            "  adapt    dpot-da: transport the source's DPOT release onto its rows, train its own model, predict."},
+        subcommands = {TargetCommand.Release.class, TargetCommand.Predict.class, TargetCommand.Adapt.class})
 public final class TargetCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -231,6 +232,107 @@ public final class TargetCommand implements Runnable {
 
         private static String abbreviate(String s) {
             return s == null ? "none" : s.substring(0, Math.min(12, s.length()));
+        }
+    }
+
+    /** {@code privadapt target adapt}: the target's whole part of dpot-da. */
+    @Command(name = "adapt", mixinStandardHelpOptions = true,
+            description = {"Target: read the source's DPOT release, transport the released rows onto its own (debiased cost, "
+                    + "group-lasso OT, barycentric mapping), train its own classifier on them, write predictions for its rows "
+                    + "and, when they are labelled, report the accuracy. Spends nothing: the target releases nothing.",
+                "Example: privadapt target adapt --release dpot.json --data office-caltech10/caltech --out predictions.csv --json"})
+    public static final class Adapt implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--release", required = true, paramLabel = "FILE", description = "The source's DPOT release artifact.")
+        Path releaseFile;
+
+        @Option(names = "--data", required = true, paramLabel = "FILE", description = "The target's rows (labels, if any, are used only for the reported accuracy, or for --param target-labels).")
+        String dataRef;
+
+        @Option(names = "--out", required = true, paramLabel = "FILE", description = "Where to write the predictions (CSV, atomically).")
+        Path out;
+
+        @Option(names = "--classifier", defaultValue = "lr", paramLabel = "lr|dnn", description = "The target's classifier (default: ${DEFAULT-VALUE}).")
+        String classifier;
+
+        @Option(names = "--l2", defaultValue = "1e-3", description = "L2 penalty of the classifier (default: ${DEFAULT-VALUE}).")
+        double l2;
+
+        @Option(names = "--seed", paramLabel = "N", description = "Seed of the target's own randomness (which rows meet each minibatch); as 'run --seed N'.")
+        Long seed;
+
+        @Option(names = "--json", description = "Print a JSON summary on standard output.")
+        boolean json;
+
+        @Mixin
+        DataSpecs data;
+
+        @Override
+        public Integer call() throws Exception {
+            if (!classifier.equals("lr") && !classifier.equals("dnn")) {
+                throw new UsageException("--classifier must be lr or dnn, got '" + classifier + "'");
+            }
+            PartyOptions.requireWritable(out, "--out");
+            org.privadapt.methods.dpot.DpotRelease rel = org.privadapt.methods.dpot.DpotRelease.fromArtifact(
+                    Artifact.read(releaseFile, "release"), releaseFile.toString());
+            Dataset rows = prepare(data, dataRef, DataSpecs.Role.EVALUATION, rel.preprocessing(), "target");
+            if (rows.dimension() != rel.inputDim()) {
+                throw new ArtifactException(releaseFile + ": the release is for " + rel.inputDim() + " features, the target's data "
+                        + rows.firstFile() + " has " + rows.dimension());
+            }
+            Map<String, String> p = new LinkedHashMap<>();
+            if (rel.config().targetLabelsPerClass() > 0) {
+                p.put("target-labels", Integer.toString(rel.config().targetLabelsPerClass()));
+            }
+            MethodConfig mc = new MethodConfig(classifier, l2, 1L, p);
+            Dataset evaluation = rows.hasLabels() ? rows : null;
+            org.privadapt.methods.core.AdaptationTask task = new org.privadapt.methods.core.AdaptationTask("target adapt",
+                    rows, rows.withoutLabels(), evaluation == null ? rows : evaluation, rel.preprocessing());
+            org.privadapt.privacy.noise.NoiseSource own = org.privadapt.cli.PrivacyOptions.partyNoise(seed, 0, "target");
+            List<String> names = rel.classNames();
+            int[] pred;
+            Double accuracy = null;
+            if (evaluation != null && rows.isClassification()) {
+                org.privadapt.methods.core.AdaptationOutcome o = org.privadapt.methods.dpot.DpotDaMethod.targetSide(rel, task, mc, own.bits());
+                pred = o.predictions();
+                accuracy = o.accuracy();
+                names = o.classNames();
+            } else {
+                org.privadapt.methods.dpot.Dpot.Transported tr = org.privadapt.methods.dpot.Dpot.adapt(rel, rows.features(), null, own.bits());
+                org.privadapt.models.Classifier model = Classifiers.train(mc, tr.features(), new ClassLabels(tr.labels(), rel.classNames()));
+                pred = model.predict(rows.features());
+                names = model.classNames();
+            }
+            StringBuilder csv = new StringBuilder("row,prediction\n");
+            for (int i = 0; i < pred.length; i++) {
+                csv.append(i).append(',').append(names.get(pred[i])).append('\n');
+            }
+            AtomicFiles.write(out, csv.toString().getBytes(StandardCharsets.UTF_8));
+            boolean releasePrivate = rel.privacy().path("private").asBoolean();
+            PrintWriter w = spec.commandLine().getOut();
+            Map<String, Object> summary = new LinkedHashMap<>();
+            summary.put("predictions", out.toString());
+            summary.put("method", "dpot-da");
+            summary.put("rows", pred.length);
+            summary.put("accuracy", accuracy);
+            summary.put("release_level", rel.privacy().path("level").asText());
+            summary.put("release_epsilon", rel.privacy().path("epsilon_spent").asDouble());
+            summary.put("release_private", releasePrivate);
+            if (json) {
+                w.println(Json.write(summary));
+            } else {
+                w.printf(Locale.ROOT, "predictions: %s (%d rows, dpot-da, %s)%n", out, pred.length, classifier);
+                if (accuracy != null) {
+                    w.printf(Locale.ROOT, "accuracy:    %.2f %%%n", 100 * accuracy);
+                }
+                w.printf(Locale.ROOT, "source:      %s%n", rel.privacy().path("guarantee").asText());
+                if (!releasePrivate) {
+                    w.println("warning:     the release was made with seeded noise: NOT differentially private");
+                }
+            }
+            return ExitCodes.OK;
         }
     }
 }

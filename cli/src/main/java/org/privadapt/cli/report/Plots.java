@@ -58,4 +58,16 @@ public final class Plots {
         ImageIO.write(BitmapEncoder.getBufferedImage(chart), "png", out);
         return out.toByteArray();
     }
+
+    /** A plain line plot: one series per entry, x values with their y values (same order). */
+    public static byte[] linesPng(String title, String xTitle, String yTitle, Map<String, double[][]> series) throws IOException {
+        XYChart chart = new XYChartBuilder().width(800).height(500).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
+        chart.getStyler().setMarkerSize(7);
+        for (Map.Entry<String, double[][]> e : series.entrySet()) {
+            chart.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]).setMarker(SeriesMarkers.CIRCLE);
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ImageIO.write(BitmapEncoder.getBufferedImage(chart), "png", out);
+        return out.toByteArray();
+    }
 }

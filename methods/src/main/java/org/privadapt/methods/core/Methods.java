@@ -17,6 +17,9 @@ public final class Methods {
         register(new org.privadapt.methods.dpsgd.DpSourceOnlyMethod());
         register(org.privadapt.methods.prima.PrimaMethod.prima());
         register(org.privadapt.methods.prima.PrimaMethod.prisa());
+        register(new org.privadapt.methods.otda.OtdaMethod());
+        register(new org.privadapt.methods.dpot.DpotDaMethod());
+        register(new org.privadapt.methods.pate.PateMethod());
         for (String a : new String[] {"prima-basic", "prima-rse", "prima-rse-fs", "prima-basic-shrink"}) {
             register(org.privadapt.methods.prima.PrimaMethod.ablation(a));
         }

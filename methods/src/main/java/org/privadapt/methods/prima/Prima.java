@@ -301,7 +301,7 @@ public final class Prima {
     }
 
     /** The privacy statement of an artifact: the party's target, what it charged, and how the noise was drawn. */
-    static ObjectNode statement(PrivacySession session, String party, double delta) {
+    public static ObjectNode statement(PrivacySession session, String party, double delta) {
         ObjectNode o = JsonNodeFactory.instance.objectNode();
         o.put("party", party);
         o.put("epsilon", session.target().epsilon());

@@ -13,6 +13,7 @@ import org.privadapt.privacy.events.LaplaceEvent;
 import org.privadapt.privacy.events.NoOpEvent;
 import org.privadapt.privacy.events.NonPrivateEvent;
 import org.privadapt.privacy.events.PoissonSampledEvent;
+import org.privadapt.privacy.events.PoissonSampledRowsEvent;
 import org.privadapt.privacy.events.SelfComposedEvent;
 
 /**
@@ -25,6 +26,8 @@ import org.privadapt.privacy.events.SelfComposedEvent;
  *       {@code 1/(alpha-1) log( alpha/(2alpha-1) e^{(alpha-1)/b} + (alpha-1)/(2alpha-1) e^{-alpha/b} )}.</li>
  *   <li>Poisson-subsampled Gaussian (Mironov, Talwar, Zhang 2019, Sec. 3.3), see {@link SampledGaussianRdp}:
  *       exact for integer orders, the two-sided signed series for fractional orders.</li>
+ *   <li>Poisson-sampled per-record releases ({@link PoissonSampledRowsEvent}, replace-one only):
+ *       {@code log(1 + q (exp((alpha-1) r_inner(alpha)) - 1)) / (alpha - 1)} by joint convexity.</li>
  *   <li>Composition adds curves; self-composition multiplies.</li>
  * </ul>
  * Poisson subsampling is analysed only under add/remove neighbours; under replace-one it is refused, as is
@@ -107,6 +110,13 @@ public final class RdpAccountant implements PrivacyAccountant {
             }
             return Optional.empty();
         }
+        if (event instanceof PoissonSampledRowsEvent p) {
+            if (relation != NeighbouringRelation.REPLACE_ONE) {
+                return Optional.of("a per-record release from a Poisson sample reveals the sample size and is analysed only under "
+                        + "replace-one neighbours, not " + relation.description());
+            }
+            return unsupported(p.event());
+        }
         if (event instanceof SelfComposedEvent s) {
             return unsupported(s.event());
         }
@@ -149,6 +159,11 @@ public final class RdpAccountant implements PrivacyAccountant {
             for (int i = 0; i < orders.length; i++) {
                 r[i] = SampledGaussianRdp.rdp(p.samplingProbability(), s, orders[i]);
             }
+        } else if (event instanceof PoissonSampledRowsEvent p) {
+            double[] inner = curve(p.event());
+            for (int i = 0; i < orders.length; i++) {
+                r[i] = sampledRows(p.samplingProbability(), inner[i], orders[i]);
+            }
         } else if (event instanceof SelfComposedEvent s) {
             double[] inner = curve(s.event());
             for (int i = 0; i < orders.length; i++) {
@@ -165,6 +180,24 @@ public final class RdpAccountant implements PrivacyAccountant {
             Arrays.fill(r, Double.POSITIVE_INFINITY);
         }
         return r;
+    }
+
+    /**
+     * RDP at order alpha of a per-record release from a Poisson sample with rate q whose inner mechanism has RDP
+     * {@code inner} there: {@code log(1 + q (exp((alpha-1) inner) - 1)) / (alpha - 1)} (joint convexity, see
+     * {@link PoissonSampledRowsEvent}); computed in log space so that large inner values do not overflow.
+     */
+    static double sampledRows(double q, double inner, double alpha) {
+        if (q == 0 || inner == 0) {
+            return 0.0;
+        }
+        if (Double.isInfinite(inner)) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double x = (alpha - 1) * inner; // > 0
+        // log(1 - q + q e^x) = log(q) + x + log1p((1-q)/q e^-x) when q e^x is large; log1p(q expm1(x)) otherwise
+        double v = x > 30 ? Math.log(q) + x + Math.log1p((1 - q) / q * Math.exp(-x)) : Math.log1p(q * Math.expm1(x));
+        return Math.min(v / (alpha - 1), inner);
     }
 
     static double gaussian(double s, double alpha) {

@@ -9,7 +9,7 @@ package org.privadapt.privacy.events;
  * <p>Compatibility rule: the meaning of an existing event type and of its parameters never changes; a new
  * mechanism gets a new event type. Ledgers written by earlier versions stay readable and mean the same.
  */
-public sealed interface DpEvent permits GaussianEvent, LaplaceEvent, PoissonSampledEvent, SelfComposedEvent,
+public sealed interface DpEvent permits GaussianEvent, LaplaceEvent, PoissonSampledEvent, PoissonSampledRowsEvent, SelfComposedEvent,
         ComposedEvent, NoOpEvent, NonPrivateEvent {
 
     /** One line, e.g. {@code 2250 x PoissonSampled(q=0.04, Gaussian(sigma/Delta=1.5))}. */

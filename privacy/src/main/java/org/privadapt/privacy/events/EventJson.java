@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * The JSON form of events, used in ledgers and release artifacts. Types: {@code gaussian} and {@code laplace}
- * ({@code noise_multiplier}), {@code poisson_sampled} ({@code q}, {@code event}), {@code self_composed}
+ * ({@code noise_multiplier}), {@code poisson_sampled} ({@code q}, {@code event}), {@code poisson_sampled_rows} ({@code q}, {@code event}), {@code self_composed}
  * ({@code count}, {@code event}), {@code composed} ({@code events}), {@code noop}, {@code non_private}
  * ({@code reason}). Reading rejects unknown types and missing fields.
  */
@@ -27,6 +27,9 @@ public final class EventJson {
             n.put("type", "laplace").put("noise_multiplier", l.noiseMultiplier());
         } else if (e instanceof PoissonSampledEvent p) {
             n.put("type", "poisson_sampled").put("q", p.samplingProbability());
+            n.set("event", write(p.event()));
+        } else if (e instanceof PoissonSampledRowsEvent p) {
+            n.put("type", "poisson_sampled_rows").put("q", p.samplingProbability());
             n.set("event", write(p.event()));
         } else if (e instanceof SelfComposedEvent s) {
             n.put("type", "self_composed").put("count", s.count());
@@ -62,6 +65,8 @@ public final class EventJson {
                 return new LaplaceEvent(number(n, "noise_multiplier"));
             case "poisson_sampled":
                 return new PoissonSampledEvent(number(n, "q"), read(n.get("event")));
+            case "poisson_sampled_rows":
+                return new PoissonSampledRowsEvent(number(n, "q"), read(n.get("event")));
             case "self_composed":
                 return new SelfComposedEvent(read(n.get("event")), (long) number(n, "count"));
             case "composed": {
