@@ -83,20 +83,7 @@ public final class DpotDaMethod implements AdaptationMethod {
         if (!tl.any()) {
             return Classifiers.train(config, x, new ClassLabels(y, classes));
         }
-        DenseMatrix xt = Dpot.targetRows(task.target().features(), dpot).toDense();
-        java.util.List<double[]> rows = new java.util.ArrayList<>();
-        java.util.List<Integer> labels = new java.util.ArrayList<>();
-        for (int i = 0; i < x.rows(); i++) {
-            rows.add(x.row(i));
-            labels.add(y[i]);
-        }
-        for (int i = 0; i < tl.codes().length; i++) {
-            if (tl.codes()[i] >= 0) {
-                rows.add(xt.row(i));
-                labels.add(tl.codes()[i]);
-            }
-        }
-        return Classifiers.train(config, DenseMatrix.fromRows(rows.toArray(new double[0][])),
-                new ClassLabels(labels.stream().mapToInt(Integer::intValue).toArray(), classes));
+        TargetLabels.TrainingSet t = tl.withLabelledRows(x, y, Dpot.targetRows(task.target().features(), dpot).toDense());
+        return Classifiers.train(config, t.features(), new ClassLabels(t.labels(), classes));
     }
 }

@@ -67,4 +67,25 @@ public record TargetLabels(int[] codes, int[] unlabelled) {
         }
         return new TargetLabels(codes, rest.stream().mapToInt(Integer::intValue).toArray());
     }
+
+    /** The training set of the semi-supervised setting: the given rows plus the target's labelled rows (xt, by position). */
+    public record TrainingSet(org.privadapt.math.DenseMatrix features, int[] labels) {
+    }
+
+    public TrainingSet withLabelledRows(org.privadapt.math.DenseMatrix x, int[] y, org.privadapt.math.DenseMatrix xt) {
+        List<double[]> rows = new ArrayList<>();
+        List<Integer> labels = new ArrayList<>();
+        for (int i = 0; i < x.rows(); i++) {
+            rows.add(x.row(i));
+            labels.add(y[i]);
+        }
+        for (int i = 0; i < codes.length; i++) {
+            if (codes[i] >= 0) {
+                rows.add(xt.row(i));
+                labels.add(codes[i]);
+            }
+        }
+        return new TrainingSet(org.privadapt.math.DenseMatrix.fromRows(rows.toArray(new double[0][])),
+                labels.stream().mapToInt(Integer::intValue).toArray());
+    }
 }
