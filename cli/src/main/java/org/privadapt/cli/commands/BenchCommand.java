@@ -105,6 +105,15 @@ public final class BenchCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
+    private double regParam() {
+        String v = methodOptions.params.getOrDefault("reg", "1e-2");
+        try {
+            return Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+            throw new UsageException("--param reg: not a number: '" + v + "'");
+        }
+    }
+
     /**
      * Default preprocessing per suite: the protocol of the papers that use it, or, when a private method is among
      * those compared, a row-local version of it (private methods refuse steps fitted on a protected party's data).
@@ -133,8 +142,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if ("dpot-wasserstein".equals(suiteName)) {
             return new DpotBench(data.registry(), spec.commandLine().getOut(), output).wasserstein(
-                    tasks == null || tasks.isEmpty() ? null : tasks.get(0), methodOptions.runs > 1 ? methodOptions.runs : 20,
-                    minibatches, plot, privacy.seeded() ? privacy.seedValue() : 1L);
+                    tasks == null || tasks.isEmpty() ? null : tasks.get(0), preprocess, methodOptions.runs > 1 ? methodOptions.runs : 20,
+                    minibatches, regParam(), plot,
+                    privacy.seeded() ? privacy.seedValue() : 1L);
         }
         if ("sinkhorn".equals(suiteName)) {
             return new DpotBench(data.registry(), spec.commandLine().getOut(), output).sinkhorn(quick);

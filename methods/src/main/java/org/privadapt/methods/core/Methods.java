@@ -12,6 +12,7 @@ public final class Methods {
 
     static {
         register(new SourceOnlyMethod());
+        register(new TargetOnlyMethod());
         register(new CoralMethod());
         register(new org.privadapt.methods.sa.SaMethod());
         register(new org.privadapt.methods.dpsgd.DpSourceOnlyMethod());

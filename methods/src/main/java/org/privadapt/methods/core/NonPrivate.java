@@ -17,4 +17,9 @@ public final class NonPrivate {
     public static Map<String, PrivacyCost> sourceOnly() {
         return Map.of("source", PrivacyCost.NOT_PRIVATE, "target", PrivacyCost.NONE);
     }
+
+    /** Target read without protection (for its own use), source not read (beyond the public list of class names). */
+    public static Map<String, PrivacyCost> targetOnly() {
+        return Map.of("source", PrivacyCost.NONE, "target", PrivacyCost.NOT_PRIVATE);
+    }
 }

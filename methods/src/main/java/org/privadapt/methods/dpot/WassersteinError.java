@@ -11,19 +11,26 @@ import org.privadapt.privacy.noise.NoiseSource;
  * The experiment of paper 002 §5.1: how far the Wasserstein estimate of DPOT is from the true one as the noise ratio
  * sigma / w grows. {@code Err = |W~ - W| / W}, with W = <gamma_0, C> for the squared Euclidean cost C between the
  * original rows, and W~ = <gamma~, C~> for the debiased noisy cost {@code C~ = ||X_s M + Delta - X_t M||^2 - l sigma^2}
- * (Alg. 1), both couplings from entropic OT at a small regularisation (1e-3 of the cost's range). Whole batch: all
- * rows; minibatch: a random batch of each side per repetition. An accuracy experiment, not a release: its noise is
- * seeded.
+ * (Alg. 1), both couplings from entropic OT at the same absolute regularisation, {@code reg} times the range of the
+ * true cost C (so that the noisy problem is not solved at a blurrier effective regularisation than the true one). Whole batch:
+ * all rows (W is solved once); minibatch: a random batch of each side per repetition. An accuracy experiment, not a
+ * release: its noise is seeded.
  */
 public final class WassersteinError {
     private WassersteinError() {
     }
 
     /** Relative errors, one per repetition. */
-    public static double[] errors(DenseMatrix xs, DenseMatrix xt, double noiseRatio, int l, int repetitions, int batch, long seed) {
+    public static double[] errors(DenseMatrix xs, DenseMatrix xt, double noiseRatio, int l, int repetitions, int batch,
+            double reg, long seed) {
+        if (!(reg > 0) || !(noiseRatio >= 0) || l < 1 || repetitions < 1) {
+            throw new IllegalArgumentException("need reg > 0, noiseRatio >= 0, l >= 1, repetitions >= 1");
+        }
         NoiseSource noise = NoiseSource.seeded(seed);
         double[] err = new double[repetitions];
         SinkhornOptions opt = SinkhornOptions.defaults().withMaxIterations(5000).withTolerance(1e-7);
+        double wholeSpan = batch > 0 ? Double.NaN : span(CostMatrices.squaredEuclidean(xs, xt));
+        double wholeW = batch > 0 ? Double.NaN : value(xs, xt, reg, opt);
         for (int r = 0; r < repetitions; r++) {
             DenseMatrix s = xs;
             DenseMatrix t = xt;
@@ -31,7 +38,9 @@ public final class WassersteinError {
                 s = xs.selectRows(Dpot.sampleWithoutReplacement(xs.rows(), Math.min(batch, xs.rows()), noise.bits()));
                 t = xt.selectRows(Dpot.sampleWithoutReplacement(xt.rows(), Math.min(batch, xt.rows()), noise.bits()));
             }
-            double w = value(s, t, opt);
+            DenseMatrix trueCost = batch > 0 ? CostMatrices.squaredEuclidean(s, t) : null;
+            double absReg = reg * (batch > 0 ? span(trueCost) : wholeSpan);
+            double w = batch > 0 ? transport(trueCost, absReg, opt) : wholeW;
             JlProjection m = JlProjection.draw(xs.cols(), l, noise);
             double sigma = noiseRatio * m.maxRowNorm();
             DenseMatrix ps = s.multiply(m.matrix());
@@ -45,31 +54,44 @@ public final class WassersteinError {
             for (int i = 0; i < c.length; i++) {
                 c[i] -= bias;
             }
-            double wTilde = transport(noisy, opt);
+            double wTilde = transport(noisy, absReg, opt);
             err[r] = Math.abs(wTilde - w) / w;
         }
         return err;
     }
 
-    /** W = <gamma, C> for the squared Euclidean cost between the rows. */
-    static double value(DenseMatrix s, DenseMatrix t, SinkhornOptions opt) {
-        return transport(CostMatrices.squaredEuclidean(s, t), opt);
+    /** W = <gamma, C> for the squared Euclidean cost between the rows, solved at {@code reg} times the cost's range. */
+    static double value(DenseMatrix s, DenseMatrix t, double reg, SinkhornOptions opt) {
+        DenseMatrix c = CostMatrices.squaredEuclidean(s, t);
+        return transport(c, reg * span(c), opt);
     }
 
-    /** <gamma, C> for the entropic coupling of C (solved on C mapped affinely to [0, 1], reg 1e-3), in C's units. */
-    static double transport(DenseMatrix c, SinkhornOptions opt) {
+    private static double span(DenseMatrix c) {
         double lo = Double.POSITIVE_INFINITY, hi = Double.NEGATIVE_INFINITY;
         for (double v : c.data()) {
             lo = Math.min(lo, v);
             hi = Math.max(hi, v);
         }
-        double span = hi - lo > 0 ? hi - lo : 1.0;
+        return hi - lo > 0 ? hi - lo : 1.0;
+    }
+
+    /**
+     * <gamma, C> for the entropic coupling of C at the absolute regularisation {@code absReg} (in C's units), in C's
+     * units. The cost is shifted by its minimum and divided by its range before solving (the regularisation divided
+     * likewise); with uniform marginals a constant shift does not change the coupling.
+     */
+    static double transport(DenseMatrix c, double absReg, SinkhornOptions opt) {
+        double lo = Double.POSITIVE_INFINITY;
+        for (double v : c.data()) {
+            lo = Math.min(lo, v);
+        }
+        double scale = span(c);
         DenseMatrix n = c.copy();
         double[] a = n.data();
         for (int i = 0; i < a.length; i++) {
-            a[i] = (a[i] - lo) / span;
+            a[i] = (a[i] - lo) / scale;
         }
-        Coupling g = Sinkhorn.solve(CostMatrices.uniform(c.rows()), CostMatrices.uniform(c.cols()), n, 1e-3, opt);
+        Coupling g = Sinkhorn.solve(CostMatrices.uniform(c.rows()), CostMatrices.uniform(c.cols()), n, absReg / scale, opt);
         double[] p = g.plan().data();
         double[] cc = c.data();
         double sum = 0;
