@@ -64,7 +64,15 @@ public final class Runs {
                                            Contexts contexts, int jobs)
             throws DataException, org.privadapt.privacy.BudgetExceededException, org.privadapt.privacy.ledger.BudgetLedger.LedgerException {
         AdaptationOutcome[] outcomes = new AdaptationOutcome[runs];
-        if (jobs <= 1 || runs == 1) {
+        if (runs > 1 && method.deterministic(config)) {
+            // the outcome depends on neither seed nor noise (AdaptationMethod.deterministic): run once, repeat it
+            java.util.Arrays.fill(outcomes, runOnce(method, task, config, 0, contexts));
+            if (progress != null) {
+                for (int r = 0; r < runs; r++) {
+                    progress.step();
+                }
+            }
+        } else if (jobs <= 1 || runs == 1) {
             for (int r = 0; r < runs; r++) {
                 outcomes[r] = runOnce(method, task, config, r, contexts);
                 if (progress != null) {

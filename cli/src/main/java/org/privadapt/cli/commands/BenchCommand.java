@@ -235,10 +235,11 @@ public final class BenchCommand implements Callable<Integer> {
         if (sweepName != null) {
             cfg.put("sweep", sweepName + "=" + String.join(",", sweepValues));
         }
+        List<String> notes = deterministicNote(ms, runs);
         Report report = new Report("privadapt", Version.get(), "bench", Instant.now().toString(),
-                Report.Environment.current(LinAlg.backend().description()), cfg, new ArrayList<>(datasets.values()), results, List.of());
+                Report.Environment.current(LinAlg.backend().description()), cfg, new ArrayList<>(datasets.values()), results, notes);
         String title = suite.name() + ": target accuracy (%)" + (runs > 1 ? ", mean ± std over " + runs + " runs" : "");
-        String md = Markdown.resultsTable(title, results);
+        String md = Markdown.resultsTable(title, results) + notes.stream().map(n -> "\n" + n + "\n").reduce("", String::concat);
         byte[] png = plot != null ? Plots.sweepPng(suite.name() + " (mean over tasks)", sweepName, results) : null;
         output.write(report, md, plot, png);
         PrintWriter out = spec.commandLine().getOut();
@@ -250,6 +251,17 @@ public final class BenchCommand implements Callable<Integer> {
                     pre.spec(), methodOptions.classifier, methodOptions.l2);
         }
         return ExitCodes.OK;
+    }
+
+    /** Says which methods were run once per task (their repetitions are identical by construction). */
+    private List<String> deterministicNote(List<AdaptationMethod> ms, int runs) {
+        MethodConfig c = methodOptions.config(Map.of());
+        List<String> names = ms.stream().filter(m -> m.deterministic(c)).map(AdaptationMethod::name).toList();
+        if (runs < 2 || names.isEmpty()) {
+            return List.of();
+        }
+        return List.of(String.join(", ", names) + ": deterministic with this classifier (no seed or noise read); run once per "
+                + "task and the outcome repeated " + runs + " times");
     }
 
     private List<String[]> resolveTasks(Suite suite) throws DataException {

@@ -23,6 +23,16 @@ public interface AdaptationMethod {
     }
 
     /**
+     * True if, under {@code config}, the outcome depends neither on the run's seed nor on its noise (a full-batch
+     * L-BFGS model on a closed-form transform, say), so that repetitions are identical and {@code bench} runs the method
+     * once per task and repeats the outcome. Never true for a private method. Claimed only where a test checks it
+     * ({@code DeterministicMethodsTest}).
+     */
+    default boolean deterministic(MethodConfig config) {
+        return false;
+    }
+
+    /**
      * Runs the method. Private methods charge every release to the session of the party it reads, before drawing
      * noise, and report what each party spent.
      */

@@ -21,6 +21,12 @@ public final class SourceOnlyMethod implements AdaptationMethod {
         return false;
     }
 
+    /** Deterministic with logistic regression (L-BFGS from zero); the network's initialisation follows the seed. */
+    @Override
+    public boolean deterministic(MethodConfig config) {
+        return "lr".equals(config.classifier());
+    }
+
     @Override
     public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy) throws DataException {
         Classifier model = Classifiers.train(config, task.source().features(), task.source().classLabels());

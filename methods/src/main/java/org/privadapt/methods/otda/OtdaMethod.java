@@ -44,6 +44,15 @@ public final class OtdaMethod implements AdaptationMethod {
         return false;
     }
 
+    /**
+     * Deterministic with logistic regression (L-BFGS from zero) and unsupervised; the network's initialisation and the
+     * semi-supervised setting's labelled rows follow the seed.
+     */
+    @Override
+    public boolean deterministic(MethodConfig config) {
+        return "lr".equals(config.classifier()) && config.intParam("target-labels", 0) == 0;
+    }
+
     @Override
     public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy) throws DataException {
         ClassLabels ys = task.source().classLabels();

@@ -32,6 +32,12 @@ public final class SaMethod implements AdaptationMethod {
         return false;
     }
 
+    /** Deterministic with logistic regression (L-BFGS from zero); the network's initialisation follows the seed. */
+    @Override
+    public boolean deterministic(MethodConfig config) {
+        return "lr".equals(config.classifier());
+    }
+
     @Override
     public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy) throws DataException {
         task.source().requireSameDimension(task.target());
