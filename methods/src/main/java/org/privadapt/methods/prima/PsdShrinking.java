@@ -55,6 +55,11 @@ public final class PsdShrinking {
         if (LinAlg.smallestEigenvalue(c) >= 0) {
             return new Result(0.0, c.copy());
         }
+        if (forcedToTarget(c, target)) {
+            // no alpha < 1 can help (see forcedToTarget): the bisection below would end at alpha = 1 after ~34
+            // eigenvalue problems; this is its answer without them
+            return new Result(1.0, combine(1.0, target, c));
+        }
         double[] diag = positiveDiagonal(target);
         if (diag != null) {
             Result r = shrinkToDiagonal(c, target, diag);
@@ -81,7 +86,8 @@ public final class PsdShrinking {
      * The bisection's answer in closed form when the target is a positive diagonal D (both targets here are):
      * {@code alpha D + (1 - alpha) C = (1 - alpha)(C + t D)} with {@code t = alpha / (1 - alpha)}, which is PSD iff
      * {@code t >= -lambda_min(D^-1/2 C D^-1/2)}; so one eigenvalue instead of ~34. The smallest t is nudged up
-     * until the result checks PSD in floating point (null if that fails: the caller bisects).
+     * (by relative steps 1e-12, 2e-12, 4e-12, ...) until the result checks PSD in floating point; the first passing
+     * nudge is found by galloping and bisection (null if none of 40 passes: the caller bisects).
      */
     private static Result shrinkToDiagonal(DenseMatrix c, DenseMatrix target, double[] diag) {
         int p = c.rows();
@@ -95,16 +101,80 @@ public final class PsdShrinking {
                 s.set(i, j, c.get(i, j) * inv[i] * inv[j]);
             }
         }
-        double t = Math.max(0.0, -LinAlg.smallestEigenvalue(s.symmetrized()));
-        for (int k = 0; k < 40; k++) {
-            double alpha = t / (1 + t);
-            DenseMatrix out = combine(alpha, target, c);
-            if (LinAlg.smallestEigenvalue(out) >= 0) {
-                return new Result(alpha, out);
-            }
-            t = t * (1 + 1e-12 * (1L << Math.min(k, 40))) + Double.MIN_NORMAL;
+        double t0 = Math.max(0.0, -LinAlg.smallestEigenvalue(s.symmetrized()));
+        double[] ts = new double[NUDGES];
+        ts[0] = t0;
+        for (int k = 1; k < NUDGES; k++) {
+            ts[k] = ts[k - 1] * (1 + 1e-12 * (1L << (k - 1))) + Double.MIN_NORMAL;
         }
-        return null;
+        // the first nudge whose result checks PSD: galloping, then bisection (PSD-ness grows with t), so about
+        // 2 log2(k) eigenvalue problems instead of k; only a nudge that passed the check is ever returned
+        DenseMatrix[] outs = new DenseMatrix[NUDGES];
+        if (passes(0, ts, target, c, outs)) {
+            return result(0, ts, outs);
+        }
+        int fail = 0;
+        int pass = -1;
+        for (int probe = 1; probe < NUDGES; probe = Math.min(2 * probe + 1, NUDGES - 1)) {
+            if (passes(probe, ts, target, c, outs)) {
+                pass = probe;
+                break;
+            }
+            fail = probe;
+            if (probe == NUDGES - 1) {
+                break;
+            }
+        }
+        if (pass < 0) {
+            return null;
+        }
+        while (pass - fail > 1) {
+            int mid = (fail + pass) >>> 1;
+            if (passes(mid, ts, target, c, outs)) {
+                pass = mid;
+            } else {
+                fail = mid;
+            }
+        }
+        return result(pass, ts, outs);
+    }
+
+    /** Nudges of t tried by {@code shrinkToDiagonal}: t_k = t_(k-1) (1 + 1e-12 2^(k-1)) + MIN_NORMAL. */
+    private static final int NUDGES = 40;
+
+    private static boolean passes(int k, double[] ts, DenseMatrix target, DenseMatrix c, DenseMatrix[] outs) {
+        double alpha = ts[k] / (1 + ts[k]);
+        DenseMatrix out = combine(alpha, target, c);
+        if (LinAlg.smallestEigenvalue(out) >= 0) {
+            outs[k] = out;
+            return true;
+        }
+        return false;
+    }
+
+    private static Result result(int k, double[] ts, DenseMatrix[] outs) {
+        return new Result(ts[k] / (1 + ts[k]), outs[k]);
+    }
+
+    /**
+     * Whether the target is diagonal and some j has {@code T_jj = 0 > C_jj}: then
+     * {@code Omega(alpha)_jj = (1 - alpha) C_jj < 0} for every alpha < 1, so no alpha < 1 gives a PSD matrix and the
+     * smallest admissible alpha is 1 (the target itself). With the diagonal target {@code diag(max(C_jj, 0))} this
+     * happens as soon as one noisy variance is negative.
+     */
+    static boolean forcedToTarget(DenseMatrix c, DenseMatrix target) {
+        int p = c.rows();
+        boolean forced = false;
+        for (int j = 0; j < p; j++) {
+            for (int i = 0; i < p; i++) {
+                double v = target.get(i, j);
+                if (i != j && v != 0) {
+                    return false;
+                }
+            }
+            forced |= target.get(j, j) == 0 && c.get(j, j) < 0;
+        }
+        return forced;
     }
 
     /** The diagonal of a diagonal matrix with positive entries, else null. */

@@ -170,6 +170,36 @@ class PrimaComponentsTest {
         }
     }
 
+    @Test
+    void aNegativeNoisyVarianceForcesTheDiagonalTargetItself() {
+        SplittableRandom r = new SplittableRandom(11);
+        int p = 10;
+        DenseMatrix noisy = DenseMatrix.zeros(p, p);
+        for (int i = 0; i < p; i++) {
+            for (int j = 0; j <= i; j++) {
+                double v = 0.3 * r.nextGaussian() + (i == j ? 2.0 : 0);
+                noisy.set(i, j, v);
+                noisy.set(j, i, v);
+            }
+        }
+        noisy.set(3, 3, -0.05); // one noisy variance below zero: its target entry is 0
+        DenseMatrix target = PsdShrinking.diagonalTarget(noisy);
+        assertThat(target.get(3, 3)).isZero();
+        assertThat(PsdShrinking.forcedToTarget(noisy, target)).isTrue();
+        PsdShrinking.Result res = PsdShrinking.shrink(noisy, target);
+        assertThat(res.alpha()).isEqualTo(1.0);
+        assertThat(res.matrix().minus(target).frobeniusNorm()).isZero();
+        // what the bisection would find: every alpha < 1 leaves the negative diagonal entry, so nothing below 1 is PSD
+        for (double alpha : new double[] {0.5, 0.9, 0.999999}) {
+            assertThat(LinAlg.smallestEigenvalue(PsdShrinking.combine(alpha, target, noisy))).isNegative();
+        }
+        // with the variance at zero instead, the target is not forced and a weight below 1 is found
+        noisy.set(3, 3, 0.5);
+        DenseMatrix positive = PsdShrinking.diagonalTarget(noisy);
+        assertThat(PsdShrinking.forcedToTarget(noisy, positive)).isFalse();
+        assertThat(PsdShrinking.forcedToTarget(noisy, PsdShrinking.defaultTarget(noisy))).isFalse();
+    }
+
     /**
      * Paper 000's Theorem 2 claims that for any alpha in (0, 1) the shrunk matrix is strictly closer to the true
      * covariance than the noisy one whenever the target has a smaller Frobenius norm. Counterexample: C = diag(1,0,0,0),

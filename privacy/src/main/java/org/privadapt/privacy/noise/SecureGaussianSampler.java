@@ -1,7 +1,5 @@
 package org.privadapt.privacy.noise;
 
-import java.math.BigInteger;
-
 /**
  * Gaussian-like noise on a fine power-of-two grid, sampled exactly from integers (no floating-point Gaussian, so no
  * floating-point attack in the style of Mironov 2012 / Jin et al. 2022).
@@ -25,7 +23,9 @@ import java.math.BigInteger;
  * Google's differential-privacy library does, with the acceptance test made exact: a proposal is a block index
  * {@code k} (geometric, {@code P(k) = (1 - e^-1) e^-k}, from exact Bernoulli(e^-1) coins), an offset uniform in
  * [0, m) with {@code m = ceil(sqrt(2) s)}, and a sign; it is accepted with probability
- * {@code exp(-(j^2 - 2 k s^2) / (2 s^2))}, an exact coin for a rational exponent (Canonne, Kamath, Steinke 2020).
+ * {@code exp(-(j^2 - 2 k s^2) / (2 s^2))}, an exact coin for a rational exponent (Canonne, Kamath, Steinke 2020),
+ * computed in two-word integer arithmetic ({@link ExactBernoulli128}, the same function of the bits as the
+ * BigInteger coins of {@link ExactBernoulli}).
  * About 56 % of proposals are accepted. Blocks beyond {@code k = 32} are rejected outright; the target mass
  * there is below {@code exp(-1000)}.
  *
@@ -39,7 +39,8 @@ public final class SecureGaussianSampler {
 
     private final RandomBits bits;
     private long cachedS;
-    private BigInteger cachedTwoS2;
+    private long cachedTwoS2Hi;
+    private long cachedTwoS2Lo;
     private long cachedM;
 
     public SecureGaussianSampler(RandomBits bits) {
@@ -94,10 +95,14 @@ public final class SecureGaussianSampler {
         }
         if (s != cachedS) {
             cachedS = s;
-            cachedTwoS2 = BigInteger.valueOf(s).pow(2).shiftLeft(1);
+            long hi = Math.multiplyHigh(s, s); // s^2 < 2^113 as an unsigned 128-bit (hi, lo)
+            long lo = s * s;
+            cachedTwoS2Hi = (hi << 1) | (lo >>> 63);
+            cachedTwoS2Lo = lo << 1;
             cachedM = blockWidth(s);
         }
-        BigInteger twoS2 = cachedTwoS2;
+        long dHi = cachedTwoS2Hi;
+        long dLo = cachedTwoS2Lo;
         long m = cachedM;
         while (true) {
             int k = 0;
@@ -110,9 +115,13 @@ public final class SecureGaussianSampler {
             long i = k * m + bits.nextLong(m);
             long j = bits.nextLong() < 0 ? -(i + 1) : i;
             // |j| >= k m, so j^2 >= k^2 m^2 >= 2 k s^2 (k >= 1): the exponent below is >= 0
-            BigInteger jj = BigInteger.valueOf(j);
-            BigInteger exponent = jj.multiply(jj).subtract(twoS2.multiply(BigInteger.valueOf(k)));
-            if (ExactBernoulli.expMinus(bits, exponent, twoS2)) {
+            // exponent numerator j^2 - 2 k s^2 in exact 128-bit arithmetic (|j| < 2^62, so j^2 < 2^124)
+            long jjHi = Math.multiplyHigh(j, j);
+            long jjLo = j * j;
+            long[] kd = ExactBernoulli128.multiplySmall(dHi, dLo, k);
+            long nHi = jjHi - kd[0] - (Long.compareUnsigned(jjLo, kd[1]) < 0 ? 1 : 0);
+            long nLo = jjLo - kd[1];
+            if (ExactBernoulli128.expMinus(bits, nHi, nLo, dHi, dLo)) {
                 return j;
             }
         }
