@@ -197,4 +197,21 @@ class RdpAccountantTest {
         assertThat(eps).isFinite().isPositive();
         assertThat(System.nanoTime() - t0).isPositive();
     }
+
+    @Test
+    void memoisedSampledGaussianCurvesEqualFreshOnesAndCannotBeCorrupted() {
+        double[] orders = {1.5, 2, 8, 32};
+        RdpAccountant a = new RdpAccountant(NeighbouringRelation.ADD_OR_REMOVE_ONE, orders, w -> { });
+        DpEvent e = new PoissonSampledEvent(0.0123, new GaussianEvent(1.37));
+        double[] first = a.rdp(e);
+        for (int i = 0; i < orders.length; i++) {
+            assertThat(first[i]).isEqualTo(SampledGaussianRdp.rdp(0.0123, 1.37, orders[i]));
+        }
+        first[0] = 99; // the caller's copy, not the memo
+        double[] second = new RdpAccountant(NeighbouringRelation.ADD_OR_REMOVE_ONE, orders, w -> { }).rdp(e);
+        assertThat(second[0]).isEqualTo(SampledGaussianRdp.rdp(0.0123, 1.37, 1.5));
+        // another grid is another curve
+        double[] other = new RdpAccountant(NeighbouringRelation.ADD_OR_REMOVE_ONE, new double[] {3, 4}, w -> { }).rdp(e);
+        assertThat(other).containsExactly(SampledGaussianRdp.rdp(0.0123, 1.37, 3), SampledGaussianRdp.rdp(0.0123, 1.37, 4));
+    }
 }
