@@ -157,7 +157,7 @@ public final class PsdShrinking {
     }
 
     /**
-     * Whether the target is diagonal and some j has {@code T_jj = 0 > C_jj}: then
+     * Whether the target is a non-negative diagonal and some j has {@code T_jj = 0 > C_jj}: then
      * {@code Omega(alpha)_jj = (1 - alpha) C_jj < 0} for every alpha < 1, so no alpha < 1 gives a PSD matrix and the
      * smallest admissible alpha is 1 (the target itself). With the diagonal target {@code diag(max(C_jj, 0))} this
      * happens as soon as one noisy variance is negative.
@@ -171,6 +171,9 @@ public final class PsdShrinking {
                 if (i != j && v != 0) {
                     return false;
                 }
+            }
+            if (!(target.get(j, j) >= 0)) {
+                return false; // not a PSD diagonal: left to the checks of the general path
             }
             forced |= target.get(j, j) == 0 && c.get(j, j) < 0;
         }

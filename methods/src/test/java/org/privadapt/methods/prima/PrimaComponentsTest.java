@@ -198,6 +198,12 @@ class PrimaComponentsTest {
         DenseMatrix positive = PsdShrinking.diagonalTarget(noisy);
         assertThat(PsdShrinking.forcedToTarget(noisy, positive)).isFalse();
         assertThat(PsdShrinking.forcedToTarget(noisy, PsdShrinking.defaultTarget(noisy))).isFalse();
+        // a diagonal target with a negative entry is not PSD: never taken as the answer
+        noisy.set(3, 3, -0.05);
+        DenseMatrix bad = PsdShrinking.diagonalTarget(noisy);
+        bad.set(5, 5, -1.0);
+        assertThat(PsdShrinking.forcedToTarget(noisy, bad)).isFalse();
+        assertThatThrownBy(() -> PsdShrinking.shrink(noisy, bad)).isInstanceOf(IllegalArgumentException.class);
     }
 
     /**
