@@ -52,6 +52,8 @@ public final class RdpAccountant implements PrivacyAccountant {
 
     private final NeighbouringRelation relation;
     private final double[] orders;
+    /** The orders as a list: part of the memo key of {@link #sampledGaussianCurve}. */
+    private final List<Double> orderList;
     private final Consumer<String> warnings;
 
     public RdpAccountant(NeighbouringRelation relation) {
@@ -69,6 +71,7 @@ public final class RdpAccountant implements PrivacyAccountant {
         if (this.orders.length == 0 || !(this.orders[0] > 1)) {
             throw new IllegalArgumentException("RDP orders must be non-empty and all > 1");
         }
+        this.orderList = Arrays.stream(this.orders).boxed().toList();
         this.warnings = warnings;
     }
 
@@ -202,19 +205,8 @@ public final class RdpAccountant implements PrivacyAccountant {
                 }
             });
 
-    private List<Double> orderList() {
-        List<Double> list = orderList;
-        if (list == null) {
-            list = Arrays.stream(orders).boxed().toList();
-            orderList = list;
-        }
-        return list;
-    }
-
-    private volatile List<Double> orderList;
-
     private double[] sampledGaussianCurve(double q, double s) {
-        SampledKey key = new SampledKey(q, s, orderList());
+        SampledKey key = new SampledKey(q, s, orderList);
         double[] cached = SAMPLED_CACHE.get(key);
         if (cached == null) {
             cached = new double[orders.length];
