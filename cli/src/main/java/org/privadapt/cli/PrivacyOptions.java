@@ -98,6 +98,24 @@ public final class PrivacyOptions {
         relation();
     }
 
+    /**
+     * The settings that decide a private result, for reports: epsilon of each party (omitted when {@code sweep},
+     * the swept epsilon being recorded per result), delta, the neighbouring relation and the noise seed (null:
+     * secure noise).
+     */
+    public java.util.Map<String, Object> describe(boolean sweep) {
+        java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+        if (!sweep) {
+            m.put("source_epsilon", sourceEps());
+            m.put("target_epsilon", targetEps());
+        }
+        m.put("delta", delta);
+        m.put("relation", relation().id());
+        m.put("seed", seed);
+        m.put("seeded_noise", seeded());
+        return m;
+    }
+
     double sourceEps() {
         return sourceEpsilon != null ? sourceEpsilon : epsilon != null ? epsilon : 1.0;
     }

@@ -84,6 +84,52 @@ class RealDataCliTest {
     }
 
     @Test
+    void anInterruptedBenchResumesFromItsCheckpointWithTheSameNumbers() throws Exception {
+        requireFile("office-caltech10/surf/webcam_SURF_L10.mat");
+        String[] common = {"--epsilon", "2", "--seed", "3", "--runs", "2"};
+        Path full = dir.resolve("full.json");
+        Path cp = dir.resolve("cp.json");
+        Path resumed = dir.resolve("resumed.json");
+        CliHarness.Result f = CliHarness.run(concat(new String[] {"bench", "office-caltech10", "--tasks", "D:W,W:D",
+                "--methods", "source-only,dp-source-only", "--out", full.toString()}, common));
+        assertThat(f.code()).as(f.err()).isZero();
+        // the "interrupted" run: one cell finished
+        CliHarness.Result p = CliHarness.run(concat(new String[] {"bench", "office-caltech10", "--tasks", "W:D",
+                "--methods", "dp-source-only", "--checkpoint", cp.toString()}, common));
+        assertThat(p.code()).as(p.err()).isZero();
+        JsonNode partial = Json.MAPPER.readTree(cp.toFile());
+        assertThat(partial.get("results")).hasSize(1);
+        assertThat(partial.get("config").get("seed").asLong()).isEqualTo(3);
+        CliHarness.Result r = CliHarness.run(concat(new String[] {"bench", "office-caltech10", "--tasks", "D:W,W:D",
+                "--methods", "source-only,dp-source-only", "--checkpoint", cp.toString(), "--out", resumed.toString()}, common));
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.err()).contains("1 of 4 cells reused from the checkpoint");
+        JsonNode a = Json.MAPPER.readTree(full.toFile()).get("results");
+        JsonNode b = Json.MAPPER.readTree(resumed.toFile()).get("results");
+        assertThat(b).hasSize(4);
+        for (int i = 0; i < 4; i++) {
+            assertThat(b.get(i).get("task")).isEqualTo(a.get(i).get("task"));
+            assertThat(b.get(i).get("method")).isEqualTo(a.get(i).get("method"));
+            assertThat(b.get(i).get("accuracies")).isEqualTo(a.get(i).get("accuracies"));
+            assertThat(b.get(i).get("privacy")).isEqualTo(a.get(i).get("privacy"));
+        }
+        assertThat(Json.MAPPER.readTree(cp.toFile()).get("results")).isEqualTo(b);
+        // other settings: refused, and the checkpoint is left as it was
+        byte[] before = Files.readAllBytes(cp);
+        CliHarness.Result other = CliHarness.run(concat(new String[] {"bench", "office-caltech10", "--tasks", "D:W",
+                "--methods", "dp-source-only", "--checkpoint", cp.toString(), "--epsilon", "2", "--seed", "3", "--runs", "3"}));
+        assertThat(other.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(other.err()).contains(cp.toString()).contains("written with other settings (config.runs was 2, now 3)");
+        assertThat(Files.readAllBytes(cp)).isEqualTo(before);
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    @Test
     void amazonReferenceUsesTheSuiteProtocol() throws Exception {
         requireFile("amazon-reviews/svmlight-5000/kitchen_test.svmlight");
         CliHarness.Result r = CliHarness.run("run", "--method", "source-only", "--source", "amazon-reviews/books",

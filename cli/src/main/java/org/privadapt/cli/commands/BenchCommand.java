@@ -18,6 +18,7 @@ import org.privadapt.cli.Progress;
 import org.privadapt.cli.Runs;
 import org.privadapt.cli.UsageException;
 import org.privadapt.cli.Version;
+import org.privadapt.cli.report.BenchCheckpoint;
 import org.privadapt.cli.report.Json;
 import org.privadapt.cli.report.Markdown;
 import org.privadapt.cli.report.Plots;
@@ -92,6 +93,14 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--backends", split = ",", paramLabel = "NAME",
             description = "linalg only: backends to compare (default: native if present, netlib-java, ejml).")
     List<String> backends;
+
+    @Option(names = "--checkpoint", paramLabel = "FILE.json",
+            description = {"Save the results after every finished cell (task x method x swept value) to FILE, and reuse "
+                    + "the cells FILE already holds: an interrupted bench resumes where it stopped. FILE must have been "
+                    + "written with the same settings (classifier, runs, preprocessing, privacy, seed, ...; the lists of "
+                    + "tasks, methods and swept values may differ). Repetition r is seeded with seed + r, so with --seed "
+                    + "a resumed bench gives the numbers of an uninterrupted one."})
+    Path checkpoint;
 
     @Mixin
     MethodOptions methodOptions;
@@ -190,38 +199,6 @@ public final class BenchCommand implements Callable<Integer> {
             sweepName = sweep.substring(0, eq);
             sweepValues = List.of(sweep.substring(eq + 1).split(","));
         }
-        List<Report.TaskResult> results = new ArrayList<>();
-        Map<String, Report.DatasetInfo> datasets = new LinkedHashMap<>();
-        long total = (long) pairs.size() * ms.size() * runs * sweepValues.size();
-        try (Progress progress = Progress.start(suite.name(), total, !output.json)) {
-            for (String[] pair : pairs) {
-                Dataset src = reg.load(suite.name(), pair[0], suite.trainSplit());
-                Dataset tgt = reg.load(suite.name(), pair[1], suite.adaptSplit());
-                Dataset eval = reg.load(suite.name(), pair[1], suite.evalSplit());
-                String taskName = shortOf(suite, pair[0]) + "->" + shortOf(suite, pair[1]);
-                AdaptationTask task;
-                try {
-                    task = TaskPreparation.prepare(taskName, src, tgt, eval, pre, protectedParties);
-                } catch (IllegalArgumentException e) {
-                    throw new UsageException(e.getMessage(), e);
-                }
-                datasets.putIfAbsent(src.domain(), Report.DatasetInfo.of("source", src));
-                datasets.putIfAbsent(tgt.domain(), Report.DatasetInfo.of("target", tgt));
-                datasets.putIfAbsent(eval.domain(), Report.DatasetInfo.of("target-eval", eval));
-                for (String value : sweepValues) {
-                    Map<String, String> sw = sweepName == null ? Map.of() : Map.of(sweepName, value.trim());
-                    MethodConfig config = methodOptions.config(epsSweep != null ? Map.of() : sw);
-                    if (epsSweep != null) {
-                        privacy.useEpsilon(Double.parseDouble(value));
-                    }
-                    for (AdaptationMethod m : ms) {
-                        progress.message(taskName + " " + m.name());
-                        results.add(Runs.repeat(m, task, config, runs, sw, pair[0], pair[1], progress,
-                                run -> privacy.context(run, null, null, null, null), jobs));
-                    }
-                }
-            }
-        }
         Map<String, Object> cfg = new LinkedHashMap<>();
         cfg.put("suite", suite.name());
         cfg.put("methods", methods);
@@ -229,15 +206,91 @@ public final class BenchCommand implements Callable<Integer> {
         cfg.put("preprocess", pre.spec());
         cfg.putAll(methodOptions.describe());
         if (anyPrivate) {
-            cfg.put("delta", privacy.delta());
-            cfg.put("seeded_noise", privacy.seeded());
+            cfg.putAll(privacy.describe(epsSweep != null));
         }
         if (sweepName != null) {
             cfg.put("sweep", sweepName + "=" + String.join(",", sweepValues));
         }
         List<String> notes = deterministicNote(ms, runs);
-        Report report = new Report("privadapt", Version.get(), "bench", Instant.now().toString(),
-                Report.Environment.current(LinAlg.backend().description()), cfg, new ArrayList<>(datasets.values()), results, notes);
+        BenchCheckpoint saved = null;
+        if (checkpoint != null) {
+            try {
+                saved = BenchCheckpoint.open(checkpoint, cfg);
+            } catch (BenchCheckpoint.CheckpointException e) {
+                throw new UsageException("--checkpoint " + e.getMessage(), e);
+            }
+        }
+        List<Report.TaskResult> results = new ArrayList<>();
+        Map<String, Report.DatasetInfo> datasets = new LinkedHashMap<>();
+        long total = (long) pairs.size() * ms.size() * runs * sweepValues.size();
+        int reused = 0;
+        try (Progress progress = Progress.start(suite.name(), total, !output.json)) {
+            for (String[] pair : pairs) {
+                Dataset src = reg.load(suite.name(), pair[0], suite.trainSplit());
+                Dataset tgt = reg.load(suite.name(), pair[1], suite.adaptSplit());
+                Dataset eval = reg.load(suite.name(), pair[1], suite.evalSplit());
+                String taskName = shortOf(suite, pair[0]) + "->" + shortOf(suite, pair[1]);
+                for (Report.DatasetInfo info : List.of(Report.DatasetInfo.of("source", src), Report.DatasetInfo.of("target", tgt),
+                        Report.DatasetInfo.of("target-eval", eval))) {
+                    if (saved != null) {
+                        try {
+                            saved.checkDataset(info);
+                        } catch (BenchCheckpoint.CheckpointException e) {
+                            throw new UsageException("--checkpoint " + e.getMessage(), e);
+                        }
+                    }
+                    datasets.putIfAbsent(info.domain(), info);
+                }
+                AdaptationTask task = null;
+                for (String value : sweepValues) {
+                    Map<String, String> sw = sweepName == null ? Map.of() : Map.of(sweepName, value.trim());
+                    MethodConfig config = methodOptions.config(epsSweep != null ? Map.of() : sw);
+                    if (epsSweep != null) {
+                        privacy.useEpsilon(Double.parseDouble(value));
+                    }
+                    for (AdaptationMethod m : ms) {
+                        java.util.Optional<Report.TaskResult> done = saved == null ? java.util.Optional.empty()
+                                : saved.find(taskName, m.name(), sw);
+                        if (done.isPresent()) {
+                            results.add(done.get());
+                            reused++;
+                            for (int r = 0; r < runs; r++) {
+                                progress.step();
+                            }
+                            continue;
+                        }
+                        if (task == null) {
+                            try {
+                                task = TaskPreparation.prepare(taskName, src, tgt, eval, pre, protectedParties);
+                            } catch (IllegalArgumentException e) {
+                                throw new UsageException(e.getMessage(), e);
+                            }
+                        }
+                        progress.message(taskName + " " + m.name());
+                        results.add(Runs.repeat(m, task, config, runs, sw, pair[0], pair[1], progress,
+                                run -> privacy.context(run, null, null, null, null), jobs));
+                        if (saved != null) {
+                            List<String> partial = new ArrayList<>(notes);
+                            partial.add("checkpoint: " + results.size() + " of " + pairs.size() * ms.size() * sweepValues.size()
+                                    + " cells finished");
+                            try {
+                                saved.save(report(cfg, datasets, results, partial));
+                            } catch (java.io.IOException e) {
+                                throw new UsageException("--checkpoint: cannot write " + checkpoint + ": " + e.getMessage(), e);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if (reused > 0) {
+            spec.commandLine().getErr().printf(Locale.ROOT, "privadapt: %d of %d cells reused from the checkpoint %s%n",
+                    reused, results.size(), checkpoint);
+        }
+        Report report = report(cfg, datasets, results, notes);
+        if (saved != null) {
+            saved.save(report);
+        }
         String title = suite.name() + ": target accuracy (%)" + (runs > 1 ? ", mean ± std over " + runs + " runs" : "");
         String md = Markdown.resultsTable(title, results) + notes.stream().map(n -> "\n" + n + "\n").reduce("", String::concat);
         byte[] png = plot != null ? Plots.sweepPng(suite.name() + " (mean over tasks)", sweepName, results) : null;
@@ -251,6 +304,13 @@ public final class BenchCommand implements Callable<Integer> {
                     pre.spec(), methodOptions.classifier, methodOptions.l2);
         }
         return ExitCodes.OK;
+    }
+
+    private static Report report(Map<String, Object> cfg, Map<String, Report.DatasetInfo> datasets,
+                                 List<Report.TaskResult> results, List<String> notes) {
+        return new Report("privadapt", Version.get(), "bench", Instant.now().toString(),
+                Report.Environment.current(LinAlg.backend().description()), cfg, new ArrayList<>(datasets.values()),
+                List.copyOf(results), List.copyOf(notes));
     }
 
     /** Says which methods were run once per task (their repetitions are identical by construction). */
