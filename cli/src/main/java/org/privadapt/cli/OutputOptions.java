@@ -11,8 +11,39 @@ import picocli.CommandLine.Option;
 
 /** Report destinations shared by {@code run} and {@code bench}. Everything is written at the end, all or nothing. */
 public final class OutputOptions {
-    @Option(names = "--json", description = "Print the machine-readable JSON result on standard output (instead of text).")
+    /** {@code --json} without a file: the JSON goes to standard output instead of the text. */
     public boolean json;
+
+    /** {@code --json FILE.json}: the JSON is written to FILE (as with {@code --out}) and the text printed. */
+    public Path jsonFile;
+
+    @Option(names = "--json", arity = "0..1", paramLabel = "FILE.json", parameterConsumer = JsonTarget.class,
+            description = "Without a value: print the machine-readable JSON result on standard output (instead of text). "
+                    + "With a file name ending in .json: write the JSON result to that file (as --out).")
+    void json(String file) {
+        if (file == null || file.isEmpty()) {
+            json = true;
+        } else {
+            jsonFile = Path.of(file);
+        }
+    }
+
+    /**
+     * Takes the word after {@code --json} as its file only when it ends in {@code .json} (and is not an option), so
+     * that {@code bench --json office-caltech10} still reads the suite name as the positional parameter.
+     */
+    static final class JsonTarget implements picocli.CommandLine.IParameterConsumer {
+        @Override
+        public void consumeParameters(java.util.Stack<String> args, picocli.CommandLine.Model.ArgSpec argSpec,
+                                      picocli.CommandLine.Model.CommandSpec commandSpec) {
+            String next = args.isEmpty() ? null : args.peek();
+            if (next != null && !next.startsWith("-") && next.toLowerCase(java.util.Locale.ROOT).endsWith(".json")) {
+                argSpec.setValue(args.pop());
+            } else {
+                argSpec.setValue("");
+            }
+        }
+    }
 
     @Option(names = "--out", paramLabel = "FILE", description = "Write the JSON result to FILE.")
     public Path out;
@@ -23,8 +54,10 @@ public final class OutputOptions {
     /** Writes the requested files atomically; the plot only when given. */
     public void write(Object report, String markdownText, Path plot, byte[] png) {
         Map<Path, byte[]> files = new LinkedHashMap<>();
-        if (out != null) {
-            files.put(out, (Json.write(report) + "\n").getBytes(StandardCharsets.UTF_8));
+        for (Path p : new Path[] {out, jsonFile}) {
+            if (p != null) {
+                files.put(p, (Json.write(report) + "\n").getBytes(StandardCharsets.UTF_8));
+            }
         }
         if (markdown != null) {
             files.put(markdown, markdownText.getBytes(StandardCharsets.UTF_8));

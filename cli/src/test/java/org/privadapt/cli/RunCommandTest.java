@@ -79,6 +79,23 @@ class RunCommandTest {
     }
 
     @Test
+    void jsonWithAFileNameWritesTheReportThereAndPrintsText() throws Exception {
+        Path[] st = syntheticPair();
+        Path file = dir.resolve("r.json");
+        CliHarness.Result r = CliHarness.run("run", "--method", "coral", "--source", st[0].toString(), "--target",
+                st[1].toString(), "--preprocess", "center", "--json", file.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("accuracy:");
+        JsonNode json = Json.MAPPER.readTree(file.toFile());
+        assertThat(json.get("results").get(0).get("method").asText()).isEqualTo("coral");
+        assertThat(json.get("results").get(0).get("accuracy_mean").asDouble()).isGreaterThan(0.7);
+        // a following word that is not a .json file stays where it was: here the suite name of bench
+        CliHarness.Result b = CliHarness.run("bench", "--json", "office-caltech10", "--data-root", dir.resolve("none").toString());
+        assertThat(b.code()).isEqualTo(ExitCodes.DATA);
+        assertThat(b.err()).contains("amazon_SURF_L10.mat: no such file");
+    }
+
+    @Test
     void humanOutputAndExplicitVariableNames() throws Exception {
         Path[] st = syntheticPair();
         CliHarness.Result r = CliHarness.run("run", "--method", "source-only", "--source", st[0].toString(), "--target",
