@@ -99,14 +99,16 @@ public final class PrivacyOptions {
     }
 
     /**
-     * The settings that decide a private result, for reports: epsilon of each party (omitted when {@code sweep},
-     * the swept epsilon being recorded per result), delta, the neighbouring relation and the noise seed (null:
-     * secure noise).
+     * The settings that decide a private result, for reports: epsilon of each party (when given; omitted when
+     * {@code sweep}, the swept epsilon being recorded per result), delta, the neighbouring relation and the noise
+     * seed (null: secure noise).
      */
     public java.util.Map<String, Object> describe(boolean sweep) {
         java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
-        if (!sweep) {
+        if (!sweep && (sourceEpsilon != null || epsilon != null)) {
             m.put("source_epsilon", sourceEps());
+        }
+        if (!sweep && (targetEpsilon != null || epsilon != null)) {
             m.put("target_epsilon", targetEps());
         }
         m.put("delta", delta);

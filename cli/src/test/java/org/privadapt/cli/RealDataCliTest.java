@@ -86,7 +86,7 @@ class RealDataCliTest {
     @Test
     void anInterruptedBenchResumesFromItsCheckpointWithTheSameNumbers() throws Exception {
         requireFile("office-caltech10/surf/webcam_SURF_L10.mat");
-        String[] common = {"--epsilon", "2", "--seed", "3", "--runs", "2"};
+        String[] common = {"--epsilon", "2", "--seed", "3", "--runs", "2", "--preprocess", "l2,scale=28"};
         Path full = dir.resolve("full.json");
         Path cp = dir.resolve("cp.json");
         Path resumed = dir.resolve("resumed.json");
@@ -100,10 +100,15 @@ class RealDataCliTest {
         JsonNode partial = Json.MAPPER.readTree(cp.toFile());
         assertThat(partial.get("results")).hasSize(1);
         assertThat(partial.get("config").get("seed").asLong()).isEqualTo(3);
+        // another call adds another cell and keeps the first
+        CliHarness.Result p2 = CliHarness.run(concat(new String[] {"bench", "office-caltech10", "--tasks", "D:W",
+                "--methods", "source-only", "--checkpoint", cp.toString()}, common));
+        assertThat(p2.code()).as(p2.err()).isZero();
+        assertThat(Json.MAPPER.readTree(cp.toFile()).get("results")).hasSize(2);
         CliHarness.Result r = CliHarness.run(concat(new String[] {"bench", "office-caltech10", "--tasks", "D:W,W:D",
                 "--methods", "source-only,dp-source-only", "--checkpoint", cp.toString(), "--out", resumed.toString()}, common));
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.err()).contains("1 of 4 cells reused from the checkpoint");
+        assertThat(r.err()).contains("2 of 4 cells reused from the checkpoint");
         JsonNode a = Json.MAPPER.readTree(full.toFile()).get("results");
         JsonNode b = Json.MAPPER.readTree(resumed.toFile()).get("results");
         assertThat(b).hasSize(4);

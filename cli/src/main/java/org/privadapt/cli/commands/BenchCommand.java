@@ -205,7 +205,9 @@ public final class BenchCommand implements Callable<Integer> {
         cfg.put("tasks", pairs.stream().map(t -> t[0] + "->" + t[1]).toList());
         cfg.put("preprocess", pre.spec());
         cfg.putAll(methodOptions.describe());
-        if (anyPrivate) {
+        if (anyPrivate || !privacy.epsilonValues().isEmpty() || privacy.seeded()) {
+            // also when only non-private methods run with privacy flags given: a checkpoint shared with private
+            // methods compares these settings
             cfg.putAll(privacy.describe(epsSweep != null));
         }
         if (sweepName != null) {

@@ -18,8 +18,9 @@ import java.util.TreeMap;
 /**
  * A benchmark's results so far, kept in a file so that an interrupted {@code bench} resumes where it stopped.
  *
- * <p>The file is the bench report itself (the JSON of {@code --out}) rewritten atomically after every finished
- * cell (one task x method x swept value, all its repetitions). On opening, a file written with other settings is
+ * <p>The file is a bench report (the JSON of {@code --out}) rewritten atomically after every finished cell (one
+ * task x method x swept value, all its repetitions): this call's cells, then those the file already held for other
+ * tasks, methods or swept values (which it keeps). On opening, a file written with other settings is
  * refused: every configuration entry except the lists of tasks, methods and swept values must be equal, and every
  * dataset both runs read must have the same files (SHA-256). Cells are matched by task, method and swept value;
  * repetition r of a cell is seeded with seed + r whatever else runs, so with {@code --seed} a resumed bench gives
@@ -122,9 +123,25 @@ public final class BenchCheckpoint {
         }
     }
 
-    /** Rewrites the file atomically with {@code report} (the results so far). */
+    /**
+     * Rewrites the file atomically with {@code report} (the results so far) followed by the cells the file held
+     * that {@code report} does not have (other tasks, methods or swept values than this call's), so that calls
+     * selecting different cells add to one checkpoint rather than replace it.
+     */
     public void save(Report report) throws IOException {
-        AtomicFiles.writeAll(Map.of(file, (Json.write(report) + "\n").getBytes(StandardCharsets.UTF_8)));
+        List<Report.TaskResult> all = new ArrayList<>(report.results());
+        Set<String> have = new java.util.HashSet<>();
+        for (Report.TaskResult r : all) {
+            have.add(key(r.task(), r.method(), r.sweep()));
+        }
+        done.forEach((k, r) -> {
+            if (!have.contains(k)) {
+                all.add(r);
+            }
+        });
+        Report merged = new Report(report.tool(), report.version(), report.command(), report.created(), report.environment(),
+                report.config(), report.datasets(), all, report.warnings());
+        AtomicFiles.writeAll(Map.of(file, (Json.write(merged) + "\n").getBytes(StandardCharsets.UTF_8)));
     }
 
     public Path file() {

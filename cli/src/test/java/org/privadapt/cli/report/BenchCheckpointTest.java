@@ -64,6 +64,18 @@ class BenchCheckpointTest {
         assertThat(c.find("A->W", "prima", Map.of("epsilon", "2.0"))).contains(swept);
         assertThat(c.find("A->W", "prima", Map.of("epsilon", "3.0"))).isEmpty();
         assertThat(c.find("W->A", "coral", null)).isEmpty();
+        // a later call selecting other cells adds to the file and keeps what it held
+        Report.TaskResult sa = cell("sa", null, 0.5, 0.5);
+        c.save(report(more, List.of(sa)));
+        BenchCheckpoint after = BenchCheckpoint.open(f, config(2, 7L));
+        assertThat(after.size()).isEqualTo(3);
+        assertThat(after.find("A->W", "sa", Map.of())).contains(sa);
+        assertThat(after.find("A->W", "coral", Map.of())).contains(coral);
+        // a cell computed again replaces the one held (no duplicates)
+        Report.TaskResult coral2 = cell("coral", null, 0.5, 0.625);
+        after.save(report(more, List.of(coral2)));
+        assertThat(BenchCheckpoint.open(f, config(2, 7L)).find("A->W", "coral", null)).contains(coral2);
+        assertThat(BenchCheckpoint.open(f, config(2, 7L)).size()).isEqualTo(3);
         c.checkDataset(dataset("ab12")); // same files: accepted
         assertThatThrownBy(() -> c.checkDataset(dataset("ff00")))
                 .hasMessageContaining("office-caltech10/amazon was read from other files");
