@@ -58,6 +58,34 @@ class CoralTest {
     }
 
     @Test
+    void theAlignedSourceSharedByRepetitionsIsThatOfEachTasksOwnData() throws Exception {
+        // CoralMethod remembers the aligned source per (source, target, lambda): every call must still give what a
+        // fresh computation on its own task gives, and the network's repetitions must not disturb one another
+        var p1 = SyntheticShift.generate(SyntheticShift.Config.demo(), 1);
+        var p2 = SyntheticShift.generate(SyntheticShift.Config.demo(), 2);
+        AdaptationTask t1 = TaskPreparation.prepare("a", p1.source(), p1.target(), p1.target(), Preprocessing.parse("center"));
+        AdaptationTask t2 = TaskPreparation.prepare("b", p1.source(), p2.target(), p2.target(), Preprocessing.parse("center"));
+        MethodConfig lr = MethodConfig.defaults();
+        for (AdaptationTask t : new AdaptationTask[] {t1, t2, t1, t2}) {
+            for (double lambda : new double[] {1.0, 0.1}) {
+                MethodConfig c = lr.withParam("lambda", Double.toString(lambda));
+                var o = Methods.get("coral").run(t, c, PrivacyContext.secure(1, 1e-5));
+                DenseMatrix aligned = Coral.apply(t.source().features(), Coral.alignmentMap(
+                        LinAlg.covariance(t.source().features()), LinAlg.covariance(t.target().features()), lambda));
+                var model = org.privadapt.methods.core.Classifiers.train(c, aligned, t.source().classLabels());
+                int[] pred = new int[t.evaluation().size()];
+                double acc = org.privadapt.methods.core.Classifiers.accuracy(model, t.evaluation().features(), t.evaluation(), pred);
+                assertThat(o.predictions()).as(t.name() + " lambda " + lambda).containsExactly(pred);
+                assertThat(o.accuracy()).isEqualTo(acc);
+            }
+        }
+        MethodConfig dnn = new MethodConfig("dnn", 1e-3, 7L, java.util.Map.of());
+        var a = Methods.get("coral").run(t1, dnn, PrivacyContext.secure(1, 1e-5));
+        var b = Methods.get("coral").run(t1, dnn, PrivacyContext.secure(1, 1e-5));
+        assertThat(b.predictions()).containsExactly(a.predictions());
+    }
+
+    @Test
     void sourceOnlyReadsNothingFromTheTarget() throws Exception {
         var p = SyntheticShift.generate(SyntheticShift.Config.demo(), 1);
         AdaptationTask t = TaskPreparation.prepare("syn", p.source(), p.target(), p.target(), Preprocessing.none());

@@ -1,5 +1,6 @@
 package org.privadapt.methods.coral;
 
+import java.util.List;
 import java.util.Map;
 import org.privadapt.data.DataException;
 import org.privadapt.math.DenseMatrix;
@@ -11,6 +12,7 @@ import org.privadapt.methods.core.Classifiers;
 import org.privadapt.methods.core.MethodConfig;
 import org.privadapt.methods.core.NonPrivate;
 import org.privadapt.methods.core.PrivacyContext;
+import org.privadapt.methods.core.RepetitionMemo;
 import org.privadapt.models.Classifier;
 
 /**
@@ -19,6 +21,9 @@ import org.privadapt.models.Classifier;
  * are. Parameter {@code lambda} (default 1) is the ridge added to both covariances.
  */
 public final class CoralMethod implements AdaptationMethod {
+    /** Aligned sources of the last two (source, target, lambda); CORAL here is non-private, so nothing is reused noise. */
+    private static final RepetitionMemo<DenseMatrix> ALIGNED = new RepetitionMemo<>(2);
+
     @Override
     public String name() {
         return "coral";
@@ -44,9 +49,10 @@ public final class CoralMethod implements AdaptationMethod {
     public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy) throws DataException {
         task.source().requireSameDimension(task.target());
         double lambda = config.param("lambda", 1.0);
-        DenseMatrix map = Coral.alignmentMap(LinAlg.covariance(task.source().features()),
-                LinAlg.covariance(task.target().features()), lambda);
-        DenseMatrix aligned = Coral.apply(task.source().features(), map);
+        // the aligned source is a deterministic function of the data: computed once for all repetitions of a cell
+        DenseMatrix aligned = ALIGNED.get(List.of(task.source().features(), task.target().features()), List.of(lambda),
+                () -> Coral.apply(task.source().features(), Coral.alignmentMap(LinAlg.covariance(task.source().features()),
+                        LinAlg.covariance(task.target().features()), lambda))).copy();
         Classifier model = Classifiers.train(config, aligned, task.source().classLabels());
         int[] pred = new int[task.evaluation().size()];
         double acc = Classifiers.accuracy(model, task.evaluation().features(), task.evaluation(), pred);
