@@ -1,5 +1,6 @@
 package org.privadapt.methods.sa;
 
+import java.util.List;
 import java.util.Map;
 import org.privadapt.data.DataException;
 import org.privadapt.math.DenseMatrix;
@@ -11,12 +12,16 @@ import org.privadapt.methods.core.Classifiers;
 import org.privadapt.methods.core.MethodConfig;
 import org.privadapt.methods.core.NonPrivate;
 import org.privadapt.methods.core.PrivacyContext;
+import org.privadapt.methods.core.RepetitionMemo;
 import org.privadapt.models.Classifier;
 
 /**
  * Non-private Subspace Alignment end to end. Parameter {@code k}: subspace dimension (default 100, capped at d).
  */
 public final class SaMethod implements AdaptationMethod {
+    /** Source and target bases of the last four (source, target, k); SA here is non-private. */
+    private static final RepetitionMemo<DenseMatrix[]> BASES = new RepetitionMemo<>(4);
+
     @Override
     public String name() {
         return "sa";
@@ -43,8 +48,12 @@ public final class SaMethod implements AdaptationMethod {
         task.source().requireSameDimension(task.target());
         int d = task.source().dimension();
         int k = Math.min(d, config.intParam("k", 100));
-        DenseMatrix ps = SubspaceAlignment.basis(LinAlg.covariance(task.source().features()), k);
-        DenseMatrix pt = SubspaceAlignment.basis(LinAlg.covariance(task.target().features()), k);
+        // both bases are deterministic functions of the data: computed once for all repetitions of a cell
+        DenseMatrix[] bases = BASES.get(List.of(task.source().features(), task.target().features()), List.of(k),
+                () -> new DenseMatrix[] {SubspaceAlignment.basis(LinAlg.covariance(task.source().features()), k),
+                    SubspaceAlignment.basis(LinAlg.covariance(task.target().features()), k)});
+        DenseMatrix ps = bases[0].copy();
+        DenseMatrix pt = bases[1].copy();
         Classifier model = Classifiers.train(config, SubspaceAlignment.transformSource(task.source().features(), ps, pt),
                 task.source().classLabels());
         int[] pred = new int[task.evaluation().size()];
