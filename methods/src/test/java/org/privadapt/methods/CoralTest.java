@@ -61,12 +61,10 @@ class CoralTest {
     void theAlignedSourceSharedByRepetitionsIsThatOfEachTasksOwnData() throws Exception {
         // CoralMethod remembers the aligned source per (source, target, lambda): every call must still give what a
         // fresh computation on its own task gives, and the network's repetitions must not disturb one another
-        var p1 = SyntheticShift.generate(SyntheticShift.Config.demo(), 1);
-        var p2 = SyntheticShift.generate(SyntheticShift.Config.demo(), 2);
-        AdaptationTask t1 = TaskPreparation.prepare("a", p1.source(), p1.target(), p1.target(), Preprocessing.parse("center"));
-        AdaptationTask t2 = TaskPreparation.prepare("b", p1.source(), p2.target(), p2.target(), Preprocessing.parse("center"));
+        AdaptationTask[] tasks = sameSourceTwoTargets();
+        AdaptationTask t1 = tasks[0];
         MethodConfig lr = MethodConfig.defaults();
-        for (AdaptationTask t : new AdaptationTask[] {t1, t2, t1, t2}) {
+        for (AdaptationTask t : tasks) {
             for (double lambda : new double[] {1.0, 0.1}) {
                 MethodConfig c = lr.withParam("lambda", Double.toString(lambda));
                 var o = Methods.get("coral").run(t, c, PrivacyContext.secure(1, 1e-5));
@@ -83,6 +81,18 @@ class CoralTest {
         var a = Methods.get("coral").run(t1, dnn, PrivacyContext.secure(1, 1e-5));
         var b = Methods.get("coral").run(t1, dnn, PrivacyContext.secure(1, 1e-5));
         assertThat(b.predictions()).containsExactly(a.predictions());
+    }
+
+    /**
+     * Two demo tasks sharing one source dataset object, with two different targets, in the order a, b, a, b: for
+     * methods that remember per-task transforms across calls.
+     */
+    static AdaptationTask[] sameSourceTwoTargets() throws Exception {
+        var p1 = SyntheticShift.generate(SyntheticShift.Config.demo(), 1);
+        var p2 = SyntheticShift.generate(SyntheticShift.Config.demo(), 2);
+        AdaptationTask t1 = TaskPreparation.prepare("a", p1.source(), p1.target(), p1.target(), Preprocessing.parse("center"));
+        AdaptationTask t2 = TaskPreparation.prepare("b", p1.source(), p2.target(), p2.target(), Preprocessing.parse("center"));
+        return new AdaptationTask[] {t1, t2, t1, t2};
     }
 
     @Test

@@ -3,8 +3,6 @@ package org.privadapt.methods;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
-import org.privadapt.data.preprocess.Preprocessing;
-import org.privadapt.data.synthetic.SyntheticShift;
 import org.privadapt.math.DenseMatrix;
 import org.privadapt.math.LinAlg;
 import org.privadapt.methods.core.AdaptationTask;
@@ -12,17 +10,12 @@ import org.privadapt.methods.core.Classifiers;
 import org.privadapt.methods.core.MethodConfig;
 import org.privadapt.methods.core.Methods;
 import org.privadapt.methods.core.PrivacyContext;
-import org.privadapt.methods.core.TaskPreparation;
 import org.privadapt.methods.sa.SubspaceAlignment;
 
 class SaTest {
     @Test
     void theBasesAreOrthonormalAndEachCallGetsThoseOfItsOwnTask() throws Exception {
-        var p1 = SyntheticShift.generate(SyntheticShift.Config.demo(), 1);
-        var p2 = SyntheticShift.generate(SyntheticShift.Config.demo(), 2);
-        AdaptationTask t1 = TaskPreparation.prepare("a", p1.source(), p1.target(), p1.target(), Preprocessing.parse("center"));
-        AdaptationTask t2 = TaskPreparation.prepare("b", p1.source(), p2.target(), p2.target(), Preprocessing.parse("center"));
-        for (AdaptationTask t : new AdaptationTask[] {t1, t2, t1, t2}) {
+        for (AdaptationTask t : CoralTest.sameSourceTwoTargets()) {
             for (int k : new int[] {2, 3}) {
                 MethodConfig c = MethodConfig.defaults().withParam("k", Integer.toString(k));
                 var o = Methods.get("sa").run(t, c, PrivacyContext.secure(1, 1e-5));
