@@ -40,7 +40,7 @@ class MiscCommandsTest {
         CliHarness.Result r = CliHarness.run("bench", "linalg", "--quick", "--backends", "netlib-java,ejml", "--json");
         assertThat(r.code()).as(r.err()).isZero();
         JsonNode cells = Json.MAPPER.readTree(r.out()).get("cells");
-        assertThat(cells).hasSize(2 * 10);
+        assertThat(cells).hasSize(2 * 13); // 13 operations x size pairs per backend
         assertThat(cells.get(0).get("operation").asText()).contains("gemm");
         assertThat(cells.get(0).get("gflops").asDouble()).isPositive();
     }

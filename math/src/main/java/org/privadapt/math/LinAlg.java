@@ -174,6 +174,84 @@ public final class LinAlg {
         return new SymmetricEigen(w, new DenseMatrix(n, n, a));
     }
 
+    /**
+     * The eigenvectors of the {@code k} largest eigenvalues of a symmetric matrix, largest first, as a d x k matrix
+     * (input not modified; only its upper triangle is read). Spans the same subspace as
+     * {@code eigh(s).topVectors(k)} (up to rotations within a repeated eigenvalue), with the signs of
+     * {@link #withCanonicalSigns}; native backends compute only these k pairs, which costs about half of the full
+     * decomposition.
+     */
+    public static DenseMatrix leadingEigenvectors(DenseMatrix s, int k) {
+        requireSquare(s);
+        int n = s.rows();
+        if (k < 1 || k > n) {
+            throw new IllegalArgumentException("k=" + k + " outside [1, " + n + "]");
+        }
+        double[] w = new double[k];
+        double[] z = new double[n * k];
+        backend().largestEigenpairs(n, s.data().clone(), k, w, z);
+        // ascending from the backend; largest first here, as SymmetricEigen.topVectors
+        DenseMatrix out = DenseMatrix.zeros(n, k);
+        for (int t = 0; t < k; t++) {
+            System.arraycopy(z, (k - 1 - t) * n, out.data(), t * n, n);
+        }
+        return withCanonicalSigns(out);
+    }
+
+    /**
+     * The columns of {@code v} (a copy), each multiplied by -1 where needed so that its entry of largest magnitude
+     * (the first such, on ties) is positive: an eigenvector's sign is arbitrary and differs between LAPACK drivers,
+     * backends and routes, and a model trained on {@code X V} (e.g. a network from a given initialisation) depends
+     * on it. As scikit-learn's {@code svd_flip} for PCA.
+     */
+    public static DenseMatrix withCanonicalSigns(DenseMatrix v) {
+        DenseMatrix out = v.copy();
+        double[] a = out.data();
+        int n = out.rows();
+        for (int j = 0; j < out.cols(); j++) {
+            int arg = j * n;
+            for (int i = j * n; i < (j + 1) * n; i++) {
+                if (Math.abs(a[i]) > Math.abs(a[arg])) {
+                    arg = i;
+                }
+            }
+            if (n > 0 && a[arg] < 0) {
+                for (int i = j * n; i < (j + 1) * n; i++) {
+                    a[i] = -a[i];
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The principal axes of the rows of {@code x}: the eigenvectors of the {@code k} largest eigenvalues of
+     * {@link #covariance(FeatureMatrix)}, largest first, as a d x k matrix. With fewer rows than columns (n < d, e.g.
+     * 2000 reviews of 5000 words) they come from the n x n Gram matrix of the centred rows
+     * ({@link CovarianceSpectrum}), in O(n^2 d + n^3) instead of O(d^3), when k <= n - 1 and the k-th eigenvalue is
+     * clearly nonzero ({@code > 1e-8} times the largest, so that the division by its square root loses no accuracy);
+     * otherwise from the covariance with the partial solver. The two routes span the same subspace (up to rounding
+     * and to rotations within a repeated eigenvalue); signs as {@link #withCanonicalSigns}.
+     */
+    public static DenseMatrix principalAxes(FeatureMatrix x, int k) {
+        int n = x.rows();
+        int d = x.cols();
+        if (n == 0) {
+            throw new IllegalArgumentException("principal axes of an empty matrix");
+        }
+        if (k < 1 || k > d) {
+            throw new IllegalArgumentException("k=" + k + " outside [1, " + d + "]");
+        }
+        if (n < d && k <= n - 1) {
+            CovarianceSpectrum s = CovarianceSpectrum.leading(x, k);
+            double[] w = s.values(); // ascending
+            if (s.rank() == k && w[0] > 1e-8 * w[k - 1]) {
+                return withCanonicalSigns(s.principalAxes());
+            }
+        }
+        return leadingEigenvectors(covariance(x), k);
+    }
+
     /** Eigenvalues only, ascending (input not modified). */
     public static double[] eigenvalues(DenseMatrix s) {
         requireSquare(s);

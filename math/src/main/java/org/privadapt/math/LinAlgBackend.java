@@ -45,6 +45,24 @@ public interface LinAlgBackend {
     void symmetricEigen(int n, double[] a, double[] w, boolean vectors);
 
     /**
+     * The {@code k} largest eigenvalues of the symmetric n x n matrix in {@code a} (upper triangle read) and their
+     * eigenvectors: writes the eigenvalues in ascending order into {@code w[0..k)} and the matching orthonormal
+     * eigenvectors as the columns of the n x k column-major {@code z}; {@code a} is destroyed. The default computes
+     * the whole decomposition and keeps the last k pairs; a backend with a partial-spectrum driver overrides it.
+     *
+     * @throws ArithmeticException if the algorithm fails to converge
+     */
+    default void largestEigenpairs(int n, double[] a, int k, double[] w, double[] z) {
+        if (k < 1 || k > n) {
+            throw new IllegalArgumentException("k=" + k + " outside [1, " + n + "]");
+        }
+        double[] all = new double[n];
+        symmetricEigen(n, a, all, true);
+        System.arraycopy(all, n - k, w, 0, k);
+        System.arraycopy(a, (n - k) * n, z, 0, n * k);
+    }
+
+    /**
      * The {@code count} smallest eigenvalues of the symmetric matrix in {@code a} (upper triangle read),
      * ascending; {@code a} is destroyed.
      */

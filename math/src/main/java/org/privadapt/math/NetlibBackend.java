@@ -109,6 +109,37 @@ public final class NetlibBackend implements LinAlgBackend {
         check("dsyevd", info);
     }
 
+    /**
+     * LAPACK's dsyevr with range "I" (indices n-k+1..n): Householder tridiagonalisation (4/3 n^3), then the
+     * relatively robust representations algorithm for the k wanted pairs and a back-transformation of k vectors
+     * only (2 n^2 k), where dsyevd back-transforms all n (2 n^3 more). Measured at n = 5000, k = 100 on one core
+     * of this project's machine: 13.2 s against 24.0 s (docs/performance.md).
+     */
+    @Override
+    public void largestEigenpairs(int n, double[] a, int k, double[] w, double[] z) {
+        if (k < 1 || k > n) {
+            throw new IllegalArgumentException("k=" + k + " outside [1, " + n + "]");
+        }
+        intW found = new intW(0);
+        intW info = new intW(0);
+        double[] out = new double[n]; // dsyevr writes up to n eigenvalues in general
+        int[] isuppz = new int[2 * n];
+        double[] wq = new double[1];
+        int[] iwq = new int[1];
+        lapack.dsyevr("V", "I", "U", n, a, n, 0.0, 0.0, n - k + 1, n, 0.0, found, out, z, n, isuppz, wq, -1,
+                iwq, -1, info);
+        check("dsyevr (workspace query)", info);
+        int lwork = Math.max(1, (int) wq[0]);
+        int liwork = Math.max(1, iwq[0]);
+        lapack.dsyevr("V", "I", "U", n, a, n, 0.0, 0.0, n - k + 1, n, 0.0, found, out, z, n, isuppz,
+                new double[lwork], lwork, new int[liwork], liwork, info);
+        check("dsyevr", info);
+        if (found.val != k) {
+            throw new ArithmeticException("dsyevr returned " + found.val + " eigenpairs, " + k + " requested");
+        }
+        System.arraycopy(out, 0, w, 0, k);
+    }
+
     @Override
     public double[] smallestEigenvalues(int n, double[] a, int count) {
         if (count < 1 || count > n) {

@@ -126,6 +126,32 @@ class BackendsTest {
 
     @ParameterizedTest
     @MethodSource("backends")
+    void largestEigenpairsAreThoseOfTheFullDecomposition(LinAlgBackend be) {
+        int n = 30;
+        DenseMatrix x = random(40, n, 21);
+        DenseMatrix s = naiveProduct(x, true, x, false).plus(random(n, n, 22).symmetrized());
+        double[] all = new double[n];
+        be.symmetricEigen(n, s.data().clone(), all, false);
+        for (int k : new int[] {1, 7, n}) {
+            double[] w = new double[k];
+            double[] z = new double[n * k];
+            be.largestEigenpairs(n, s.data().clone(), k, w, z);
+            DenseMatrix v = new DenseMatrix(n, k, z);
+            for (int t = 0; t < k; t++) {
+                assertThat(w[t]).as("%s k=%d value %d", be.name(), k, t).isCloseTo(all[n - k + t], within(1e-10));
+            }
+            // S v_t = w_t v_t and orthonormal columns: the k leading pairs, whatever the signs
+            DenseMatrix residual = naiveProduct(s, false, v, false).minus(v.scaleColumnsCopy(w));
+            assertThat(residual.maxAbs()).as("%s k=%d residual", be.name(), k).isLessThan(1e-10);
+            assertThat(naiveProduct(v, true, v, false).minus(DenseMatrix.identity(k)).maxAbs())
+                    .as("%s k=%d orthonormality", be.name(), k).isLessThan(1e-12);
+        }
+        assertThatThrownBy(() -> be.largestEigenpairs(n, s.data().clone(), n + 1, new double[n + 1], new double[n * (n + 1)]))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @ParameterizedTest
+    @MethodSource("backends")
     void choleskyFactorsPositiveDefiniteAndRejectsIndefinite(LinAlgBackend be) {
         DenseMatrix x = random(20, 8, 10);
         DenseMatrix s = naiveProduct(x, true, x, false).plusIdentity(0.1);

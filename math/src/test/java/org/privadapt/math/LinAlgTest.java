@@ -72,6 +72,76 @@ class LinAlgTest {
     }
 
     @Test
+    void leadingEigenvectorsComeLargestFirstAndLeaveTheInputAlone() {
+        DenseMatrix s = DenseMatrix.diagonal(new double[] {1, 5, 3, 4});
+        DenseMatrix before = s.copy();
+        DenseMatrix top = LinAlg.leadingEigenvectors(s, 2);
+        assertThat(top.rows()).isEqualTo(4);
+        assertThat(top.cols()).isEqualTo(2);
+        assertThat(Math.abs(top.get(1, 0))).isCloseTo(1.0, within(1e-12)); // eigenvalue 5: coordinate 1
+        assertThat(Math.abs(top.get(3, 1))).isCloseTo(1.0, within(1e-12)); // eigenvalue 4: coordinate 3
+        assertThat(s.minus(before).maxAbs()).isZero();
+        // a dense case: the same subspace as the full decomposition (projectors agree; the eigengap is wide)
+        DenseMatrix x = DenseMatrix.zeros(50, 12);
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(5);
+        for (int i = 0; i < x.data().length; i++) {
+            x.data()[i] = rng.nextGaussian() * (1 + (i / 50) % 12);
+        }
+        DenseMatrix c = LinAlg.gram(x);
+        DenseMatrix partial = LinAlg.leadingEigenvectors(c, 3);
+        DenseMatrix full = LinAlg.eigh(c).topVectors(3);
+        assertThat(LinAlg.multiplyTransB(partial, partial).minus(LinAlg.multiplyTransB(full, full)).maxAbs())
+                .isLessThan(1e-10);
+        assertThatThrownBy(() -> LinAlg.leadingEigenvectors(c, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void principalAxesFromTheGramMatrixSpanThoseOfTheCovariance() {
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(8);
+        // n < d (the Gram route), n > d (the covariance route), and n < d with rank below k (duplicated rows:
+        // the Gram route must give way to the covariance)
+        for (int[] shape : new int[][] {{25, 60, 0}, {80, 20, 0}, {25, 60, 3}}) {
+            int n = shape[0];
+            int d = shape[1];
+            DenseMatrix x = DenseMatrix.zeros(n, d);
+            for (int i = 0; i < n; i++) {
+                int src = shape[2] > 0 ? i % shape[2] : i;
+                for (int j = 0; j < d; j++) {
+                    x.set(i, j, src == i ? rng.nextGaussian() * (1 + j % 7) + 0.5 : x.get(src, j));
+                }
+            }
+            int k = 4;
+            DenseMatrix axes = LinAlg.principalAxes(x, k);
+            DenseMatrix expected = LinAlg.eigh(LinAlg.covariance(x)).topVectors(k);
+            String what = n + "x" + d + " rank-limited=" + (shape[2] > 0);
+            assertThat(axes.rows()).as(what).isEqualTo(d);
+            assertThat(LinAlg.multiplyTransA(axes, axes).minus(DenseMatrix.identity(k)).maxAbs()).as(what).isLessThan(1e-10);
+            if (shape[2] == 0) { // a repeated zero eigenvalue has no unique subspace to compare
+                assertThat(LinAlg.multiplyTransB(axes, axes).minus(LinAlg.multiplyTransB(expected, expected)).maxAbs())
+                        .as(what).isLessThan(1e-9);
+                // with canonical signs the vectors themselves agree, whichever route and solver produced them
+                assertThat(axes.minus(LinAlg.withCanonicalSigns(expected)).maxAbs()).as(what).isLessThan(1e-9);
+            } else {
+                // the leading (rank) directions still agree
+                DenseMatrix a2 = axes.selectColumns(new int[] {0, 1});
+                DenseMatrix e2 = expected.selectColumns(new int[] {0, 1});
+                assertThat(LinAlg.multiplyTransB(a2, a2).minus(LinAlg.multiplyTransB(e2, e2)).maxAbs())
+                        .as(what).isLessThan(1e-9);
+            }
+        }
+    }
+
+    @Test
+    void canonicalSignsMakeTheLargestEntryOfEachColumnPositive() {
+        DenseMatrix v = DenseMatrix.fromRows(new double[][] {{0.6, -0.1, 0.5}, {-0.8, 0.2, -0.5}, {0.0, -0.9, 0.1}});
+        DenseMatrix before = v.copy();
+        DenseMatrix c = LinAlg.withCanonicalSigns(v);
+        assertThat(c.minus(DenseMatrix.fromRows(new double[][] {{-0.6, 0.1, 0.5}, {0.8, -0.2, -0.5}, {0.0, 0.9, 0.1}})).maxAbs())
+                .isZero(); // column 3: a tie between 0.5 and -0.5, the first decides (already positive)
+        assertThat(v.minus(before).maxAbs()).isZero();
+    }
+
+    @Test
     void shapeMismatchIsReported() {
         assertThatThrownBy(() -> LinAlg.multiply(DenseMatrix.zeros(2, 3), DenseMatrix.zeros(2, 3)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("2x3 * 2x3");
