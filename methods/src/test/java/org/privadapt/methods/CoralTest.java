@@ -37,6 +37,35 @@ class CoralTest {
     }
 
     @Test
+    void aligningRowsEqualsApplyingTheMapOfTheCovariances() {
+        // Coral.alignSource goes through each domain's spectrum (the n x n Gram matrix when n < d); it must equal
+        // X_s A with A from the d x d covariances, for every mix of short and tall domains
+        for (int[] rows : new int[][] {{60, 50}, {12, 50}, {60, 9}, {9, 12}}) {
+            int d = 20;
+            DenseMatrix xs = rowsWithMeanAndScales(rows[0], d, 11);
+            DenseMatrix xt = rowsWithMeanAndScales(rows[1], d, 12).scale(3.0);
+            for (double lambda : new double[] {1.0, 0.1}) {
+                DenseMatrix expected = Coral.apply(xs, Coral.alignmentMap(LinAlg.covariance(xs), LinAlg.covariance(xt), lambda));
+                DenseMatrix got = Coral.alignSource(xs, xt, lambda);
+                assertThat(got.minus(expected).maxAbs() / expected.maxAbs())
+                        .as("n_s %d n_t %d lambda %s", rows[0], rows[1], lambda).isLessThan(1e-9);
+            }
+        }
+    }
+
+    /** Gaussian rows with unequal column scales and a nonzero mean. */
+    static DenseMatrix rowsWithMeanAndScales(int n, int d, long seed) {
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(seed);
+        DenseMatrix x = DenseMatrix.zeros(n, d);
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < d; j++) {
+                x.set(i, j, rng.nextGaussian() * (1 + j % 4) + 1.0);
+            }
+        }
+        return x;
+    }
+
+    @Test
     void identicalCovariancesGiveTheIdentityMap() {
         DenseMatrix c = spd(3, 5);
         assertThat(Coral.alignmentMap(c, c, 1.0).minus(DenseMatrix.identity(5)).maxAbs()).isLessThan(1e-12);
@@ -68,8 +97,7 @@ class CoralTest {
             for (double lambda : new double[] {1.0, 0.1}) {
                 MethodConfig c = lr.withParam("lambda", Double.toString(lambda));
                 var o = Methods.get("coral").run(t, c, PrivacyContext.secure(1, 1e-5));
-                DenseMatrix aligned = Coral.apply(t.source().features(), Coral.alignmentMap(
-                        LinAlg.covariance(t.source().features()), LinAlg.covariance(t.target().features()), lambda));
+                DenseMatrix aligned = Coral.alignSource(t.source().features(), t.target().features(), lambda);
                 var model = org.privadapt.methods.core.Classifiers.train(c, aligned, t.source().classLabels());
                 int[] pred = new int[t.evaluation().size()];
                 double acc = org.privadapt.methods.core.Classifiers.accuracy(model, t.evaluation().features(), t.evaluation(), pred);

@@ -19,8 +19,8 @@ class SaTest {
             for (int k : new int[] {2, 3}) {
                 MethodConfig c = MethodConfig.defaults().withParam("k", Integer.toString(k));
                 var o = Methods.get("sa").run(t, c, PrivacyContext.secure(1, 1e-5));
-                DenseMatrix ps = SubspaceAlignment.basis(LinAlg.covariance(t.source().features()), k);
-                DenseMatrix pt = SubspaceAlignment.basis(LinAlg.covariance(t.target().features()), k);
+                DenseMatrix ps = SubspaceAlignment.basisOfRows(t.source().features(), k);
+                DenseMatrix pt = SubspaceAlignment.basisOfRows(t.target().features(), k);
                 assertThat(LinAlg.multiplyTransA(ps, ps).minus(DenseMatrix.identity(k)).maxAbs()).isLessThan(1e-10);
                 var model = Classifiers.train(c, SubspaceAlignment.transformSource(t.source().features(), ps, pt),
                         t.source().classLabels());

@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Map;
 import org.privadapt.data.DataException;
 import org.privadapt.math.DenseMatrix;
-import org.privadapt.math.LinAlg;
 import org.privadapt.methods.core.AdaptationMethod;
 import org.privadapt.methods.core.AdaptationOutcome;
 import org.privadapt.methods.core.AdaptationTask;
@@ -51,8 +50,7 @@ public final class CoralMethod implements AdaptationMethod {
         double lambda = config.param("lambda", 1.0);
         // the aligned source is a deterministic function of the data: computed once for all repetitions of a cell
         DenseMatrix aligned = ALIGNED.get(List.of(task.source().features(), task.target().features()), List.of(lambda),
-                () -> Coral.apply(task.source().features(), Coral.alignmentMap(LinAlg.covariance(task.source().features()),
-                        LinAlg.covariance(task.target().features()), lambda))).copy();
+                () -> Coral.alignSource(task.source().features(), task.target().features(), lambda)).copy();
         Classifier model = Classifiers.train(config, aligned, task.source().classLabels());
         int[] pred = new int[task.evaluation().size()];
         double acc = Classifiers.accuracy(model, task.evaluation().features(), task.evaluation(), pred);

@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Map;
 import org.privadapt.data.DataException;
 import org.privadapt.math.DenseMatrix;
-import org.privadapt.math.LinAlg;
 import org.privadapt.methods.core.AdaptationMethod;
 import org.privadapt.methods.core.AdaptationOutcome;
 import org.privadapt.methods.core.AdaptationTask;
@@ -50,8 +49,8 @@ public final class SaMethod implements AdaptationMethod {
         int k = Math.min(d, config.intParam("k", 100));
         // both bases are deterministic functions of the data: computed once for all repetitions of a cell
         DenseMatrix[] bases = BASES.get(List.of(task.source().features(), task.target().features()), List.of(k),
-                () -> new DenseMatrix[] {SubspaceAlignment.basis(LinAlg.covariance(task.source().features()), k),
-                    SubspaceAlignment.basis(LinAlg.covariance(task.target().features()), k)});
+                () -> new DenseMatrix[] {SubspaceAlignment.basisOfRows(task.source().features(), k),
+                    SubspaceAlignment.basisOfRows(task.target().features(), k)});
         DenseMatrix ps = bases[0].copy();
         DenseMatrix pt = bases[1].copy();
         Classifier model = Classifiers.train(config, SubspaceAlignment.transformSource(task.source().features(), ps, pt),
