@@ -2,12 +2,13 @@ package org.privadapt.cli.report;
 
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.security.SecureRandom;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -26,7 +27,7 @@ public final class AtomicFiles {
                 Path target = e.getKey().toAbsolutePath();
                 Path dir = target.getParent();
                 Files.createDirectories(dir);
-                Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
+                Path tmp = createSibling(dir, target);
                 temps.put(target, tmp);
                 try (var ch = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.WRITE,
                         java.nio.file.StandardOpenOption.TRUNCATE_EXISTING)) {
@@ -37,14 +38,12 @@ public final class AtomicFiles {
                     ch.force(true);
                 }
             }
-            List<Path> moved = new ArrayList<>();
             for (Map.Entry<Path, Path> e : temps.entrySet()) {
                 try {
                     Files.move(e.getValue(), e.getKey(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 } catch (AtomicMoveNotSupportedException ex) {
                     Files.move(e.getValue(), e.getKey(), StandardCopyOption.REPLACE_EXISTING);
                 }
-                moved.add(e.getKey());
             }
         } finally {
             for (Path tmp : temps.values()) {
@@ -52,6 +51,31 @@ public final class AtomicFiles {
             }
         }
     }
+
+    /**
+     * A new empty temporary file beside {@code target}. Its permissions are those a plain file creation gets (the
+     * process's umask decides, as for any other tool's output), or, when {@code target} already exists, the existing
+     * file's: {@link Files#createTempFile} would make every output owner-only (0600) instead.
+     */
+    private static Path createSibling(Path dir, Path target) throws IOException {
+        for (int attempt = 0; ; attempt++) {
+            Path tmp = dir.resolve("." + target.getFileName() + "." + Long.toUnsignedString(RANDOM.nextLong(), 36) + ".tmp");
+            try {
+                Files.createFile(tmp);
+            } catch (FileAlreadyExistsException ex) {
+                if (attempt < 100) {
+                    continue;
+                }
+                throw ex;
+            }
+            if (Files.exists(target) && Files.getFileStore(tmp).supportsFileAttributeView(PosixFileAttributeView.class)) {
+                Files.setPosixFilePermissions(tmp, Files.getPosixFilePermissions(target));
+            }
+            return tmp;
+        }
+    }
+
+    private static final SecureRandom RANDOM = new SecureRandom();
 
     public static void write(Path file, byte[] content) throws IOException {
         writeAll(Map.of(file, content));
