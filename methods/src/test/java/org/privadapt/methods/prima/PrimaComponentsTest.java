@@ -146,6 +146,130 @@ class PrimaComponentsTest {
     }
 
     @Test
+    void batchedForwardSelectionEqualsTheOneAtATimeSelection() {
+        // the batched selection must give the very same partition: same operations in the same order. Matrices with
+        // zero-variance and duplicated features (singletons, rank loss), a range of noise costs (blocks closed early
+        // and at maxBlock), and sizes that leave partial batches
+        SplittableRandom r = new SplittableRandom(11);
+        int cases = 0;
+        for (int d : new int[] {1, 7, 9, 40, 123}) {
+            for (int trial = 0; trial < 3; trial++) {
+                int n = 5 + r.nextInt(60);
+                DenseMatrix x = DenseMatrix.zeros(n, d);
+                for (int j = 0; j < d; j++) {
+                    int kind = r.nextInt(10);
+                    for (int i = 0; i < n; i++) {
+                        double v = kind == 0 ? 0.0 : kind == 1 && j > 0 ? x.get(i, j - 1) : r.nextGaussian() * (1 + j % 3);
+                        x.set(i, j, v);
+                    }
+                }
+                DenseMatrix m = x.gram().scale(1.0 / n);
+                double scale = m.trace() / d;
+                for (double kappa : new double[] {0.0, 1e-3 * scale, 0.1 * scale, scale, 10 * scale}) {
+                    for (int maxBlock : new int[] {1, 3, 8, 9, 50, 1000}) {
+                        long seed = r.nextLong();
+                        Partition expected = oneAtATime(m, kappa, maxBlock, seed);
+                        Partition got = ForwardSelection.partition(m, kappa, maxBlock, seed);
+                        assertThat(got.size()).as("d %d kappa %s maxBlock %d", d, kappa, maxBlock).isEqualTo(expected.size());
+                        for (int b = 0; b < expected.size(); b++) {
+                            assertThat(got.block(b)).as("d %d kappa %s maxBlock %d block %d", d, kappa, maxBlock, b)
+                                    .containsExactly(expected.block(b));
+                        }
+                        cases++;
+                    }
+                }
+            }
+        }
+        assertThat(cases).isEqualTo(5 * 3 * 5 * 6);
+    }
+
+    /** The selection one candidate at a time, as first written: the reference the batched version must equal. */
+    private static Partition oneAtATime(DenseMatrix m, double kappa, int maxBlock, long seed) {
+        int d = m.rows();
+        int[] order = new int[d];
+        for (int j = 0; j < d; j++) {
+            order[j] = j;
+        }
+        SplittableRandom rng = new SplittableRandom(seed);
+        for (int j = d - 1; j > 0; j--) {
+            int k = rng.nextInt(j + 1);
+            int t = order[j];
+            order[j] = order[k];
+            order[k] = t;
+        }
+        double[] a = m.data();
+        List<int[]> blocks = new ArrayList<>();
+        List<Integer> current = new ArrayList<>();
+        // Cholesky factor rows of the current subspace (L, lower) and B = L^{-1} M_{S,:} rows
+        List<double[]> lRows = new ArrayList<>();
+        List<double[]> bRows = new ArrayList<>();
+        int next = 0;
+        while (next < d) {
+            int f = order[next];
+            double gain;
+            double[] l = new double[current.size()];
+            double lff2;
+            // l = L^{-1} M_{S,f}
+            for (int r = 0; r < current.size(); r++) {
+                double s = a[current.get(r) + f * d];
+                double[] lr = lRows.get(r);
+                for (int c = 0; c < r; c++) {
+                    s -= lr[c] * l[c];
+                }
+                l[r] = s / lr[r];
+            }
+            double ll = 0;
+            for (double v : l) {
+                ll += v * v;
+            }
+            lff2 = a[f + f * d] - ll;
+            double[] bNew = null;
+            if (lff2 > 1e-12 * Math.max(1e-300, a[f + f * d])) {
+                double lff = Math.sqrt(lff2);
+                // b_f = (M_{f,:} - sum_r l_r b_r) / l_ff, row by row (M is symmetric: its column f, contiguous)
+                bNew = java.util.Arrays.copyOfRange(a, f * d, f * d + d);
+                for (int r = 0; r < current.size(); r++) {
+                    double lr = l[r];
+                    double[] br = bRows.get(r);
+                    for (int j = 0; j < d; j++) {
+                        bNew[j] -= lr * br[j];
+                    }
+                }
+                double inv = 1.0 / lff;
+                gain = 0;
+                for (int j = 0; j < d; j++) {
+                    bNew[j] *= inv;
+                    gain += bNew[j] * bNew[j];
+                }
+                double[] lRow = new double[current.size() + 1];
+                System.arraycopy(l, 0, lRow, 0, l.length);
+                lRow[current.size()] = lff;
+                if (current.isEmpty() || (gain > kappa && current.size() < maxBlock)) {
+                    current.add(f);
+                    lRows.add(lRow);
+                    bRows.add(bNew);
+                    next++;
+                    continue;
+                }
+            } else if (current.isEmpty()) {
+                // a feature with no variance left: a block of its own
+                blocks.add(new int[] {f});
+                next++;
+                continue;
+            }
+            // f does not pay for itself in S: close S; f starts the next subspace
+            blocks.add(current.stream().mapToInt(Integer::intValue).toArray());
+            current.clear();
+            lRows.clear();
+            bRows.clear();
+        }
+        if (!current.isEmpty()) {
+            blocks.add(current.stream().mapToInt(Integer::intValue).toArray());
+        }
+        return new Partition(d, blocks);
+    }
+
+    @Test
     void shrinkingFindsTheSmallestWeightThatMakesThePsdRecovery() {
         SplittableRandom r = new SplittableRandom(7);
         for (PrimaConfig.ShrinkTarget t : PrimaConfig.ShrinkTarget.values()) {
