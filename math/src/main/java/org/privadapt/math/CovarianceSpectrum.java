@@ -10,26 +10,25 @@ package org.privadapt.math;
  *   <li>n >= d: the d x d covariance is decomposed (r = d);</li>
  *   <li>n < d (e.g. 2000 reviews of 5000 words): C has rank at most n - 1 and its nonzero spectrum is that of the
  *       n x n Gram matrix {@code G = Xc Xc^T}: if {@code G u = mu u} with mu > 0 then {@code v = Xc^T u / sqrt(mu)}
- *       is a unit eigenvector of C with eigenvalue {@code mu / (n - 1)}. Eigenvalues of G at or below
- *       {@link #RELATIVE_CUTOFF} times the largest are treated as zero (at least one is: the centring), so r <= n - 1.
- *       Cost O(n^2 d + n^3) instead of O(d^3).</li>
+ *       is a unit eigenvector of C with eigenvalue {@code mu / (n - 1)}. Eigenvalues of G at or below the eigensolver's
+ *       rounding level, {@code n * ulp(1) * mu_max}, are treated as zero (at least one is: the centring), so
+ *       r <= n - 1. Cost O(n^2 d + n^3) instead of O(d^3).</li>
  * </ul>
- * In both cases every eigenvalue left out is zero to within that cutoff, and {@link #ridgedPowerTimes} is exact for
- * {@code C + lambda I} up to the cutoff's contribution, which is at most {@code |p| lambda^(p-1)} times the largest
- * dropped eigenvalue.
+ * Every eigenvalue left out is zero to within rounding; {@link #ridgedPowerTimes} applies {@code (C + lambda I)^p} up
+ * to a relative error of about {@code |p| delta / lambda} from them, where delta is {@link #droppedBound()}, and
+ * {@link #exactFor(double)} says whether that is negligible (callers then use the d x d route instead).
  */
 public final class CovarianceSpectrum {
-    /** Gram eigenvalues at or below this fraction of the largest are taken as zero on the n < d route. */
-    public static final double RELATIVE_CUTOFF = 1e-10;
-
     private final DenseMatrix vectors;
     private final double[] values;
     private final boolean viaGram;
+    private final double droppedBound;
 
-    private CovarianceSpectrum(DenseMatrix vectors, double[] values, boolean viaGram) {
+    private CovarianceSpectrum(DenseMatrix vectors, double[] values, boolean viaGram, double droppedBound) {
         this.vectors = vectors;
         this.values = values;
         this.viaGram = viaGram;
+        this.droppedBound = droppedBound;
     }
 
     /** The spectrum of {@code cov(x)} ({@link LinAlg#covariance} convention, divisor n - 1); x is not modified. */
@@ -56,7 +55,10 @@ public final class CovarianceSpectrum {
         if (n == 0) {
             throw new IllegalArgumentException("covariance of an empty matrix");
         }
-        boolean viaGram = n < d && n > 1;
+        if (n == 1) { // one row: the covariance is zero
+            return new CovarianceSpectrum(DenseMatrix.zeros(d, 0), new double[0], d > 1, 0.0);
+        }
+        boolean viaGram = n < d;
         DenseMatrix centered = null;
         DenseMatrix s;
         if (viaGram) {
@@ -77,14 +79,14 @@ public final class CovarianceSpectrum {
         } else {
             w = new double[want];
             double[] z = new double[m * want];
-            LinAlg.backend().largestEigenpairs(m, s.data().clone(), want, w, z);
+            LinAlg.largestEigenpairs(s, want, w, z);
             vz = new DenseMatrix(m, want, z);
         }
         if (!viaGram) {
-            return new CovarianceSpectrum(vz, w, false);
+            return new CovarianceSpectrum(vz, w, false, 0.0);
         }
         double largest = want == 0 ? 0.0 : Math.max(w[want - 1], 0.0);
-        double cutoff = RELATIVE_CUTOFF * largest;
+        double cutoff = n * Math.ulp(1.0) * largest; // the eigensolver's rounding level on G
         int first = 0;
         while (first < want && !(w[first] > cutoff)) {
             first++;
@@ -100,7 +102,8 @@ public final class CovarianceSpectrum {
         }
         DenseMatrix v = r == 0 ? DenseMatrix.zeros(d, 0)
                 : LinAlg.multiplyTransA(centered, vz.selectColumns(keep)).scaleColumnsCopy(scale);
-        return new CovarianceSpectrum(v, vals, true);
+        // a dropped eigenvalue of G is at most the cutoff plus the solver's error, of the same size
+        return new CovarianceSpectrum(v, vals, true, 2 * cutoff / (n - 1));
     }
 
     /** d, the number of features. */
@@ -116,6 +119,23 @@ public final class CovarianceSpectrum {
     /** True when computed from the n x n Gram matrix (n < d). */
     public boolean viaGram() {
         return viaGram;
+    }
+
+    /**
+     * An upper bound on the covariance eigenvalues left out as zero on the Gram route (0 on the covariance route): what
+     * the eigensolver cannot tell from zero.
+     */
+    public double droppedBound() {
+        return droppedBound;
+    }
+
+    /**
+     * Whether {@link #ridgedPowerTimes} with this lambda is exact to rounding: the eigenvalues left out could shift
+     * {@code (C + lambda I)^p} by a relative {@code |p| droppedBound / lambda}, required here to stay below 1e-8. Fails
+     * for columns on wildly different scales with a small lambda; use the d x d covariance then.
+     */
+    public boolean exactFor(double lambda) {
+        return droppedBound <= 1e-8 * lambda;
     }
 
     /** The kept eigenvalues of the covariance, ascending (a copy). */

@@ -189,7 +189,7 @@ public final class LinAlg {
         }
         double[] w = new double[k];
         double[] z = new double[n * k];
-        backend().largestEigenpairs(n, s.data().clone(), k, w, z);
+        largestEigenpairs(s, k, w, z);
         // ascending from the backend; largest first here, as SymmetricEigen.topVectors
         DenseMatrix out = DenseMatrix.zeros(n, k);
         for (int t = 0; t < k; t++) {
@@ -199,10 +199,29 @@ public final class LinAlg {
     }
 
     /**
+     * The backend's partial solver on a copy of {@code s}; if it fails to converge (LAPACK's inverse iteration can, on
+     * tight clusters), the full decomposition's last k pairs instead.
+     */
+    static void largestEigenpairs(DenseMatrix s, int k, double[] w, double[] z) {
+        int n = s.rows();
+        try {
+            backend().largestEigenpairs(n, s.data().clone(), k, w, z);
+        } catch (ArithmeticException partialFailed) {
+            SymmetricEigen e = eigh(s);
+            for (int t = 0; t < k; t++) {
+                w[t] = e.value(n - k + t);
+            }
+            DenseMatrix v = e.vectors();
+            System.arraycopy(v.data(), (n - k) * n, z, 0, n * k);
+        }
+    }
+
+    /**
      * The columns of {@code v} (a copy), each multiplied by -1 where needed so that its entry of largest magnitude
      * (the first such, on ties) is positive: an eigenvector's sign is arbitrary and differs between LAPACK drivers,
      * backends and routes, and a model trained on {@code X V} (e.g. a network from a given initialisation) depends
-     * on it. As scikit-learn's {@code svd_flip} for PCA.
+     * on it. As scikit-learn's {@code svd_flip} for PCA, and with its limit: a column whose two largest entries have
+     * opposite signs and equal magnitudes to rounding can still come out either way.
      */
     public static DenseMatrix withCanonicalSigns(DenseMatrix v) {
         DenseMatrix out = v.copy();

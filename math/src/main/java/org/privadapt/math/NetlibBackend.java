@@ -110,10 +110,13 @@ public final class NetlibBackend implements LinAlgBackend {
     }
 
     /**
-     * LAPACK's dsyevr with range "I" (indices n-k+1..n): Householder tridiagonalisation (4/3 n^3), then the
-     * relatively robust representations algorithm for the k wanted pairs and a back-transformation of k vectors
-     * only (2 n^2 k), where dsyevd back-transforms all n (2 n^3 more). Measured at n = 5000, k = 100 on one core
-     * of this project's machine: 13.2 s against 24.0 s (docs/performance.md).
+     * LAPACK's dsyevr with range "I" (indices n-k+1..n): Householder tridiagonalisation (4/3 n^3), then, for a part of
+     * the spectrum, bisection (dstebz) and inverse iteration (dstein) for the k wanted pairs, and a back-transformation
+     * of k vectors only (2 n^2 k), where dsyevd back-transforms all n (2 n^3 more). Measured at n = 5000, k = 100 on
+     * one core of this project's machine: 13.2 s against 24.0 s (docs/performance.md). For many wanted pairs it is
+     * slower than dsyevd (about 2300 of 5000: 52 s against 26 s), so callers ask it for few. Inverse iteration can fail
+     * to converge on tight clusters: that is an ArithmeticException here, and {@link LinAlg} falls back to the full
+     * decomposition.
      */
     @Override
     public void largestEigenpairs(int n, double[] a, int k, double[] w, double[] z) {

@@ -63,6 +63,40 @@ class CovarianceSpectrumTest {
     }
 
     @Test
+    void columnsOnWildlyDifferentScalesKeepTheirSmallEigenvaluesOrSayTheRouteIsNotExact() {
+        // one column 1e6 times the others: its variance (1e12) dwarfs the rest, which must not be dropped as zero
+        DenseMatrix x = rows(15, 40, 0, 9);
+        for (int i = 0; i < 15; i++) {
+            x.set(i, 3, x.get(i, 3) * 1e6);
+        }
+        CovarianceSpectrum s = CovarianceSpectrum.of(x);
+        assertThat(s.viaGram()).isTrue();
+        assertThat(s.rank()).isEqualTo(14); // the 13 eigenvalues of order 1 are kept
+        DenseMatrix y = rows(5, 40, 0, 10);
+        for (double p : new double[] {-0.5, 0.5}) {
+            // neither route resolves the order-1 directions better than the rounding of a 1.6e13 variance (about
+            // 4e-3 of lambda = 1): agreement to 1e-2, where dropping them (the earlier cutoff) was 80 % off
+            DenseMatrix expected = LinAlg.multiply(y, LinAlg.spdPower(LinAlg.covariance(x).plusIdentity(1.0), p));
+            assertThat(relativeError(s.ridgedPowerTimes(y, 1.0, p), expected)).as("p %s", p).isLessThan(1e-2);
+        }
+        // but a zero eigenvalue cannot be told from one below the rounding level of a 1.6e13 variance (about 0.1 here):
+        // exact to 1e-8 only for a ridge far above it, which is when callers may skip the d x d route
+        assertThat(s.droppedBound()).isBetween(1e-3, 1.0);
+        assertThat(s.exactFor(1.0)).isFalse();
+        assertThat(s.exactFor(1e9)).isTrue();
+        assertThat(CovarianceSpectrum.of(rows(15, 40, 0, 9)).exactFor(1.0)).isTrue(); // the same without the outlier
+    }
+
+    @Test
+    void oneRowHasTheZeroCovariance() {
+        DenseMatrix x = rows(1, 6, 0, 12);
+        CovarianceSpectrum s = CovarianceSpectrum.of(x);
+        assertThat(s.rank()).isZero();
+        DenseMatrix y = rows(3, 6, 0, 13);
+        assertThat(s.ridgedPowerTimes(y, 4.0, 0.5).minus(y.scale(2.0)).maxAbs()).isZero();
+    }
+
+    @Test
     void leadingKeepsTheLargestPairsLargestFirst() {
         for (int[] shape : new int[][] {{40, 15}, {15, 40}}) {
             DenseMatrix x = rows(shape[0], shape[1], 0, 6);

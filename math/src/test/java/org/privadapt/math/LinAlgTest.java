@@ -132,6 +132,43 @@ class LinAlgTest {
     }
 
     @Test
+    void aPartialSolverThatFailsToConvergeGivesWayToTheFullDecomposition() {
+        LinAlgBackend real = LinAlg.backend();
+        LinAlgBackend failing = new LinAlgBackend() {
+            public String name() { return "failing-partial"; }
+            public String description() { return name(); }
+            public boolean isNative() { return real.isNative(); }
+            public void gemm(boolean ta, boolean tb, int m, int n, int k, double alpha, double[] a, int lda, double[] b,
+                             int ldb, double beta, double[] c, int ldc) {
+                real.gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+            }
+            public void syrkTransUpper(int n, int k, double alpha, double[] a, int lda, double beta, double[] c, int ldc) {
+                real.syrkTransUpper(n, k, alpha, a, lda, beta, c, ldc);
+            }
+            public void gemv(boolean ta, int m, int n, double alpha, double[] a, int lda, double[] x, double beta, double[] y) {
+                real.gemv(ta, m, n, alpha, a, lda, x, beta, y);
+            }
+            public void symmetricEigen(int n, double[] a, double[] w, boolean vectors) { real.symmetricEigen(n, a, w, vectors); }
+            public void largestEigenpairs(int n, double[] a, int k, double[] w, double[] z) {
+                java.util.Arrays.fill(a, Double.NaN); // as a failed LAPACK call would leave it
+                throw new ArithmeticException("dstein failed to converge (simulated)");
+            }
+            public double[] smallestEigenvalues(int n, double[] a, int count) { return real.smallestEigenvalues(n, a, count); }
+            public int choleskyLower(int n, double[] a) { return real.choleskyLower(n, a); }
+        };
+        DenseMatrix s = DenseMatrix.diagonal(new double[] {1, 5, 3, 4});
+        DenseMatrix expected = LinAlg.leadingEigenvectors(s, 2);
+        LinAlgBackend previous = LinAlg.useBackend(failing);
+        try {
+            assertThat(LinAlg.leadingEigenvectors(s, 2).minus(expected).maxAbs()).isZero();
+            assertThat(CovarianceSpectrum.leading(DenseMatrix.diagonal(new double[] {1, 2, 3}).plusIdentity(1.0), 1).rank())
+                    .isEqualTo(1);
+        } finally {
+            LinAlg.useBackend(previous);
+        }
+    }
+
+    @Test
     void canonicalSignsMakeTheLargestEntryOfEachColumnPositive() {
         DenseMatrix v = DenseMatrix.fromRows(new double[][] {{0.6, -0.1, 0.5}, {-0.8, 0.2, -0.5}, {0.0, -0.9, 0.1}});
         DenseMatrix before = v.copy();

@@ -51,6 +51,15 @@ class CoralTest {
                         .as("n_s %d n_t %d lambda %s", rows[0], rows[1], lambda).isLessThan(1e-9);
             }
         }
+        // a source column on a 1e6 times larger scale: the Gram route cannot be exact with lambda = 1, so the d x d
+        // route is taken, and the result is that route's, bit for bit
+        DenseMatrix xs = rowsWithMeanAndScales(12, 20, 13);
+        for (int i = 0; i < 12; i++) {
+            xs.set(i, 5, xs.get(i, 5) * 1e6);
+        }
+        DenseMatrix xt = rowsWithMeanAndScales(9, 20, 14);
+        DenseMatrix expected = Coral.apply(xs, Coral.alignmentMap(LinAlg.covariance(xs), LinAlg.covariance(xt), 1.0));
+        assertThat(Coral.alignSource(xs, xt, 1.0).minus(expected).maxAbs()).isZero();
     }
 
     /** Gaussian rows with unequal column scales and a nonzero mean. */

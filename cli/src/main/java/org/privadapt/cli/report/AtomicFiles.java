@@ -25,6 +25,9 @@ public final class AtomicFiles {
         try {
             for (Map.Entry<Path, byte[]> e : files.entrySet()) {
                 Path target = e.getKey().toAbsolutePath();
+                if (Files.isSymbolicLink(target)) {
+                    target = target.toRealPath(); // write where the link points, as a shell redirection would
+                }
                 Path dir = target.getParent();
                 Files.createDirectories(dir);
                 Path tmp = createSibling(dir, target);
@@ -37,6 +40,7 @@ public final class AtomicFiles {
                     }
                     ch.force(true);
                 }
+                keepPermissionsOf(target, tmp); // after writing: a read-only original must not stop the write
             }
             for (Map.Entry<Path, Path> e : temps.entrySet()) {
                 try {
@@ -53,25 +57,37 @@ public final class AtomicFiles {
     }
 
     /**
-     * A new empty temporary file beside {@code target}. Its permissions are those a plain file creation gets (the
-     * process's umask decides, as for any other tool's output), or, when {@code target} already exists, the existing
-     * file's: {@link Files#createTempFile} would make every output owner-only (0600) instead.
+     * A new empty temporary file beside {@code target}, with the permissions a plain file creation gets (the process's
+     * umask decides, as for any other tool's output): {@link Files#createTempFile} would make every output owner-only
+     * (0600) instead.
      */
     private static Path createSibling(Path dir, Path target) throws IOException {
         for (int attempt = 0; ; attempt++) {
             Path tmp = dir.resolve("." + target.getFileName() + "." + Long.toUnsignedString(RANDOM.nextLong(), 36) + ".tmp");
             try {
-                Files.createFile(tmp);
+                return Files.createFile(tmp);
             } catch (FileAlreadyExistsException ex) {
-                if (attempt < 100) {
-                    continue;
+                if (attempt >= 100) {
+                    throw ex;
                 }
-                throw ex;
             }
-            if (Files.exists(target) && Files.getFileStore(tmp).supportsFileAttributeView(PosixFileAttributeView.class)) {
-                Files.setPosixFilePermissions(tmp, Files.getPosixFilePermissions(target));
-            }
-            return tmp;
+        }
+    }
+
+    /**
+     * Gives {@code tmp} the POSIX permissions of an existing {@code target}, so that replacing a file keeps its mode.
+     * Best effort: where the file system has no POSIX permissions, refuses to change them, or the target vanished,
+     * the new file keeps the umask's.
+     */
+    private static void keepPermissionsOf(Path target, Path tmp) {
+        PosixFileAttributeView view = Files.getFileAttributeView(tmp, PosixFileAttributeView.class);
+        if (view == null || !Files.exists(target)) {
+            return;
+        }
+        try {
+            view.setPermissions(Files.getPosixFilePermissions(target));
+        } catch (IOException | UnsupportedOperationException | SecurityException ignored) {
+            // the umask's permissions stand
         }
     }
 

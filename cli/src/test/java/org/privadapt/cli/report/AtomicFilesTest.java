@@ -63,5 +63,24 @@ class AtomicFilesTest {
         AtomicFiles.write(out, bytes("2"));
         assertThat(Files.readString(out)).isEqualTo("2");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(out))).isEqualTo("rw-r-----");
+
+        // a read-only file in a writable directory is replaced (as before, and as mv would): its mode is applied to
+        // the new file only after the content is written
+        Files.setPosixFilePermissions(out, PosixFilePermissions.fromString("r--r--r--"));
+        AtomicFiles.write(out, bytes("3"));
+        assertThat(Files.readString(out)).isEqualTo("3");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(out))).isEqualTo("r--r--r--");
+        assertThat(listing()).containsExactly("plain", "report.json");
+    }
+
+    @Test
+    void aSymbolicLinkIsWrittenThroughNotReplaced() throws IOException {
+        Path real = dir.resolve("real.json");
+        Files.writeString(real, "old");
+        Path link = Files.createSymbolicLink(dir.resolve("link.json"), real);
+        AtomicFiles.write(link, bytes("new"));
+        assertThat(Files.isSymbolicLink(link)).isTrue();
+        assertThat(Files.readString(real)).isEqualTo("new");
+        assertThat(listing()).containsExactly("link.json", "real.json");
     }
 }

@@ -51,15 +51,21 @@ public final class Coral {
      * The aligned source {@code X_s C_s^{-1/2} C_t^{1/2}} straight from the rows of both domains (non-private CORAL:
      * exact covariances), without forming a d x d matrix: each regularised power is applied through the covariance's
      * spectrum ({@link CovarianceSpectrum#ridgedPowerTimes}), which a domain with fewer rows than features computes
-     * from its n x n Gram matrix. Equal to {@code apply(source, alignmentMap(cov(X_s), cov(X_t), lambda))} up to
-     * rounding (CoralTest); on Amazon reviews (2000 x 5000 per domain) a KT->DV bench cell takes 20 s instead of 79 s.
+     * from its n x n Gram matrix; where that route cannot be exact to rounding for this lambda
+     * ({@link CovarianceSpectrum#exactFor}) the d x d route is taken. Equal to
+     * {@code apply(source, alignmentMap(cov(X_s), cov(X_t), lambda))} up to rounding (CoralTest); on Amazon reviews
+     * (2000 x 5000 per domain) a KT->DV bench cell takes 20 s instead of 79 s.
      */
     public static DenseMatrix alignSource(FeatureMatrix source, FeatureMatrix target, double lambda) {
         if (source.cols() != target.cols()) {
             throw new IllegalArgumentException("domains of different dimension: " + source.cols() + " vs " + target.cols());
         }
-        DenseMatrix whitened = CovarianceSpectrum.of(source).ridgedPowerTimes(source, lambda, -0.5);
-        return CovarianceSpectrum.of(target).ridgedPowerTimes(whitened, lambda, 0.5);
+        CovarianceSpectrum cs = CovarianceSpectrum.of(source);
+        CovarianceSpectrum ct = CovarianceSpectrum.of(target);
+        if (!cs.exactFor(lambda) || !ct.exactFor(lambda)) { // columns on wildly different scales, small lambda
+            return apply(source, alignmentMap(LinAlg.covariance(source), LinAlg.covariance(target), lambda));
+        }
+        return ct.ridgedPowerTimes(cs.ridgedPowerTimes(source, lambda, -0.5), lambda, 0.5);
     }
 
     /** Applies a map to source rows: {@code X_s A}. */

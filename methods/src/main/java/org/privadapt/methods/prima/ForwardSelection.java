@@ -50,8 +50,8 @@ public final class ForwardSelection {
 
     /**
      * The selection's state: the current subspace S (features {@code cur[0..s)}), the rows of its Cholesky factor L
-     * ({@code lMat}, row r at r * maxBlock) and the rows of {@code B = L^{-1} M_{S,:}} ({@code bRows}), all allocated
-     * once per call. The pass over B for each candidate (s d numbers) is nearly all of the time. A first version
+     * ({@code lRows}, row r of length r + 1) and the rows of {@code B = L^{-1} M_{S,:}} ({@code bRows}), each
+     * allocated once per call, when S first reaches that size. The pass over B for each candidate (s d numbers) is nearly all of the time. A first version
      * allocated a new row per candidate (200 MB per call at d = 5000) and ran 0.7-4.7 s per call on a 5000 x 5000
      * matrix depending on the JIT's state, this one 0.6 s (docs/performance.md); every number is computed by the same
      * operations in the same order, so the partitions are identical (PrimaComponentsTest checks it against that
@@ -63,7 +63,7 @@ public final class ForwardSelection {
         private final double kappa;
         private final int maxBlock;
         private final int[] cur;
-        private final double[] lMat;
+        private final double[][] lRows;
         private final double[][] bRows;
         private final double[] l;
         private final double[] b;
@@ -75,7 +75,7 @@ public final class ForwardSelection {
             this.kappa = kappa;
             this.maxBlock = Math.max(1, Math.min(maxBlock, d)); // S never exceeds d features: same rule, bounded storage
             this.cur = new int[this.maxBlock];
-            this.lMat = new double[this.maxBlock * this.maxBlock];
+            this.lRows = new double[this.maxBlock][];
             this.bRows = new double[this.maxBlock][];
             this.l = new double[this.maxBlock];
             this.b = new double[d];
@@ -89,11 +89,11 @@ public final class ForwardSelection {
                 // l = L^{-1} M_{S,f}, by forward substitution
                 for (int r = 0; r < s; r++) {
                     double v = a[cur[r] + f * d];
-                    int row = r * maxBlock;
+                    double[] lr = lRows[r];
                     for (int q = 0; q < r; q++) {
-                        v -= lMat[row + q] * l[q];
+                        v -= lr[q] * l[q];
                     }
-                    l[r] = v / lMat[row + r];
+                    l[r] = v / lr[r];
                 }
                 double ll = 0;
                 for (int r = 0; r < s; r++) {
@@ -115,11 +115,12 @@ public final class ForwardSelection {
                         gain += b[j] * b[j];
                     }
                     if (s == 0 || (gain > kappa && s < maxBlock)) {
-                        System.arraycopy(l, 0, lMat, s * maxBlock, s);
-                        lMat[s * maxBlock + s] = lff;
                         if (bRows[s] == null) {
+                            lRows[s] = new double[s + 1];
                             bRows[s] = new double[d];
                         }
+                        System.arraycopy(l, 0, lRows[s], 0, s);
+                        lRows[s][s] = lff;
                         System.arraycopy(b, 0, bRows[s], 0, d);
                         cur[s++] = f;
                         next++;

@@ -146,10 +146,10 @@ class PrimaComponentsTest {
     }
 
     @Test
-    void batchedForwardSelectionEqualsTheOneAtATimeSelection() {
-        // the batched selection must give the very same partition: same operations in the same order. Matrices with
-        // zero-variance and duplicated features (singletons, rank loss), a range of noise costs (blocks closed early
-        // and at maxBlock), and sizes that leave partial batches
+    void forwardSelectionEqualsItsFirstVersion() {
+        // the rewritten selection (rows allocated once per call) must give the very same partition: same operations in
+        // the same order. Matrices with zero-variance and duplicated features (singletons, rank loss), a range of noise
+        // costs (blocks closed early and at maxBlock), maxBlock above d
         SplittableRandom r = new SplittableRandom(11);
         int cases = 0;
         for (int d : new int[] {1, 7, 9, 40, 123}) {
@@ -183,7 +183,7 @@ class PrimaComponentsTest {
         assertThat(cases).isEqualTo(5 * 3 * 5 * 6);
     }
 
-    /** The selection one candidate at a time, as first written: the reference the batched version must equal. */
+    /** The selection as first written (a new row per candidate): the reference the current version must equal. */
     private static Partition oneAtATime(DenseMatrix m, double kappa, int maxBlock, long seed) {
         int d = m.rows();
         int[] order = new int[d];
