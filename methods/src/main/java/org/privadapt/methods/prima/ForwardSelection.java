@@ -2,7 +2,6 @@ package org.privadapt.methods.prima;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.privadapt.math.DenseMatrix;
 
 /**
@@ -34,18 +33,7 @@ public final class ForwardSelection {
      */
     public static Partition partition(DenseMatrix m, double kappa, int maxBlock, long seed) {
         int d = m.rows();
-        int[] order = new int[d];
-        for (int j = 0; j < d; j++) {
-            order[j] = j;
-        }
-        SplittableRandom rng = new SplittableRandom(seed);
-        for (int j = d - 1; j > 0; j--) {
-            int k = rng.nextInt(j + 1);
-            int t = order[j];
-            order[j] = order[k];
-            order[k] = t;
-        }
-        return new Selection(m.data(), d, kappa, maxBlock).run(order);
+        return new Selection(m.data(), d, kappa, maxBlock).run(Partition.shuffledFeatures(d, seed));
     }
 
     /**

@@ -58,6 +58,16 @@ public final class Partition {
         if (size < 1) {
             throw new IllegalArgumentException("block size must be >= 1, got " + size);
         }
+        int[] perm = shuffledFeatures(d, seed);
+        List<int[]> blocks = new ArrayList<>();
+        for (int from = 0; from < d; from += size) {
+            blocks.add(Arrays.copyOfRange(perm, from, Math.min(d, from + size)));
+        }
+        return new Partition(d, blocks);
+    }
+
+    /** The features 0..d-1 in a uniformly random order (Fisher-Yates from {@code seed}); data-independent. */
+    static int[] shuffledFeatures(int d, long seed) {
         int[] perm = new int[d];
         for (int j = 0; j < d; j++) {
             perm[j] = j;
@@ -69,11 +79,7 @@ public final class Partition {
             perm[j] = perm[k];
             perm[k] = t;
         }
-        List<int[]> blocks = new ArrayList<>();
-        for (int from = 0; from < d; from += size) {
-            blocks.add(Arrays.copyOfRange(perm, from, Math.min(d, from + size)));
-        }
-        return new Partition(d, blocks);
+        return perm;
     }
 
     public int dimension() {

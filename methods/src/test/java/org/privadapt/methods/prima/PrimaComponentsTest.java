@@ -186,17 +186,7 @@ class PrimaComponentsTest {
     /** The selection as first written (a new row per candidate): the reference the current version must equal. */
     private static Partition oneAtATime(DenseMatrix m, double kappa, int maxBlock, long seed) {
         int d = m.rows();
-        int[] order = new int[d];
-        for (int j = 0; j < d; j++) {
-            order[j] = j;
-        }
-        SplittableRandom rng = new SplittableRandom(seed);
-        for (int j = d - 1; j > 0; j--) {
-            int k = rng.nextInt(j + 1);
-            int t = order[j];
-            order[j] = order[k];
-            order[k] = t;
-        }
+        int[] order = Partition.shuffledFeatures(d, seed);
         double[] a = m.data();
         List<int[]> blocks = new ArrayList<>();
         List<Integer> current = new ArrayList<>();
