@@ -48,9 +48,10 @@ import org.privadapt.privacy.noise.RandomBits;
  * neighbours, and an add/remove session is refused.
  * <ul>
  *   <li>Record level: rows clipped to L2 norm R. Ordering by label with a uniformly random order within each class,
- *       replacing one record (features and label) can be coupled so that the ordered outputs differ in at most three
- *       rows (the replaced record's slot, the class boundary, the new record's slot), each by at most
- *       {@code 2 R ||M||_2}: L2 sensitivity {@code 2 sqrt(3) R ||M||_2}; the release is a mixture over the couplings
+ *       replacing one record of class a (features and label) by one of class b can be coupled so that the ordered
+ *       outputs differ in at most |b - a| + 2 &lt;= q + 1 rows (the replaced record's slot, one row at each block
+ *       boundary crossed, the new record's slot), each by at most {@code 2 R ||M||_2}: L2 sensitivity
+ *       {@code 2 sqrt(q + 1) R ||M||_2} for q classes; the release is a mixture over the couplings
  *       with equal weights on both sides, and joint convexity of the divergences carries the Gaussian mechanism's
  *       guarantee over to it. Label counts: Laplace, L1 sensitivity 2.</li>
  *   <li>Attribute level (the paper's Theorem 2 after Kenthapadi et al. 2013): one attribute of one record changes by at
@@ -104,7 +105,7 @@ public final class Dpot {
         NoiseSource noise = session.noise();
         JlProjection proj = JlProjection.draw(k, l, noise); // data-independent, published
         FeatureMatrix rows = cfg.level() == DpotConfig.Level.RECORD ? clipRows(x, cfg.clip()) : x;
-        double dRows = rowSensitivity(cfg, proj);
+        double dRows = rowSensitivity(cfg, proj, q);
         double eps = session.target().epsilon();
         double delta = session.target().delta();
         List<DpotRelease.Batch> batches = new ArrayList<>();
@@ -246,9 +247,23 @@ public final class Dpot {
         return lo;
     }
 
-    /** L2 sensitivity of the label-ordered projected rows (see the class comment). */
-    public static double rowSensitivity(DpotConfig cfg, JlProjection p) {
-        return cfg.level() == DpotConfig.Level.RECORD ? 2 * Math.sqrt(3) * cfg.clip() * p.spectralNorm() : p.maxRowNorm();
+    /**
+     * L2 sensitivity of the label-ordered projected rows with {@code classes} classes (see the class comment and
+     * docs/privacy/dpot.md): at the record level, replacing a record of class a by one of class b changes, under the
+     * coupling of the within-class orders, the old slot, one row at each of the |b - a| block boundaries crossed and
+     * the new slot, at most {@code classes + 1} rows, each by at most {@code 2 R ||M||_2}.
+     */
+    public static double rowSensitivity(DpotConfig cfg, JlProjection p, int classes) {
+        if (classes < 1) {
+            throw new IllegalArgumentException("need at least one class, got " + classes);
+        }
+        return cfg.level() == DpotConfig.Level.RECORD ? 2 * Math.sqrt(changedRows(classes)) * cfg.clip() * p.spectralNorm()
+                : p.maxRowNorm();
+    }
+
+    /** The most rows of the label-ordered release that replacing one record can change: q + 1 (one for q = 1). */
+    static int changedRows(int classes) {
+        return classes == 1 ? 1 : classes + 1;
     }
 
     static FeatureMatrix clipRows(FeatureMatrix x, double r) {

@@ -127,9 +127,9 @@ class DpotTest {
         assertThat(spent).isLessThanOrEqualTo(rdpEps).isGreaterThan(6.0);
         assertThat(ledger.read().epsilonSpent()).isCloseTo(spent, offset(1e-6));
         assertThat(r.privacy().path("epsilon_spent").asDouble()).isCloseTo(spent, offset(1e-6));
-        // record level: sensitivity 2 sqrt3 R ||M||_2 and rows clipped to R
+        // record level: sensitivity 2 sqrt(q + 1) R ||M||_2 and rows clipped to R
         JlProjection m = JlProjection.of(r.projection());
-        assertThat(r.privacy().path("row_sensitivity").asDouble()).isCloseTo(2 * Math.sqrt(3) * m.spectralNorm(), offset(1e-9));
+        assertThat(r.privacy().path("row_sensitivity").asDouble()).isCloseTo(2 * Math.sqrt(y.names().size() + 1) * m.spectralNorm(), offset(1e-9));
         assertThat(r.releasedRows()).isEqualTo(p.source().size());
         assertThat(java.util.Arrays.stream(r.batches().get(0).counts()).sum()).isEqualTo(p.source().size());
         // a second release does not fit: refused, the ledger unchanged
