@@ -61,6 +61,10 @@ public final class Main implements Runnable {
                 w.println("privadapt: invalid ledger: " + e.getMessage());
                 return ExitCodes.ARTIFACT;
             }
+            if (e instanceof org.privadapt.models.dp.NonFiniteGradientException) {
+                w.println("privadapt: training failed: " + e.getMessage());
+                return ExitCodes.USAGE;
+            }
             if (e instanceof UsageException || e instanceof CommandLine.ParameterException) {
                 w.println("privadapt: " + e.getMessage());
                 return ExitCodes.USAGE;

@@ -133,8 +133,7 @@ public final class DpSgdTrainer {
                 double[] sq = Backprop.perExampleSquaredNorms(f, d);
                 double[] factor = new double[sq.length];
                 for (int k = 0; k < sq.length; k++) {
-                    double norm = Math.sqrt(sq[k]);
-                    factor[k] = norm > c.clipNorm() ? c.clipNorm() / norm : 1.0;
+                    factor[k] = clipFactor(sq[k], c.clipNorm(), step);
                 }
                 sum.addInPlace(Backprop.weightedSum(f, d, factor));
                 lossSum += Backprop.meanLoss(f, y) * idx.length;
@@ -153,6 +152,22 @@ public final class DpSgdTrainer {
             losses.add(size == 0 ? Double.NaN : lossSum / size);
         }
         return new Result(net, c.steps(), used, event(c), losses, rnd.description(), rnd.isPrivate());
+    }
+
+    /**
+     * The factor that scales one example's gradient to L2 norm at most {@code clip}. A non-finite norm (NaN or
+     * infinity: the model diverged or an input overflowed) stops training: {@code norm > clip} is false for NaN, so
+     * a plain comparison would let that gradient through unclipped and void the sensitivity bound.
+     *
+     * @throws NonFiniteGradientException for a non-finite squared norm
+     */
+    static double clipFactor(double squaredNorm, double clip, long step) {
+        if (!Double.isFinite(squaredNorm)) {
+            throw new NonFiniteGradientException("DP-SGD stopped at step " + (step + 1) + ": a per-example gradient is not finite ("
+                    + squaredNorm + "), so it cannot be clipped; the model diverged (lower --param lr, or check the features' scale)");
+        }
+        double norm = Math.sqrt(squaredNorm);
+        return norm > clip ? clip / norm : 1.0;
     }
 
     static Network.Forward forward(Network net, FeatureMatrix x) {

@@ -99,4 +99,21 @@ class DpSgdTrainerTest {
         assertThat(DpSgdTrainer.stepsWithinBudget(rdp, 1e-3, 1e-5, 0.5, 0.5, 100)).isZero();
         assertThat(DpSgdTrainer.stepsWithinBudget(rdp, 100, 1e-5, 0.001, 5, 50)).isEqualTo(50);
     }
+
+    @Test
+    void aNonFiniteGradientStopsTrainingInsteadOfPassingUnclipped() {
+        // NaN > C is false: before the fix a NaN norm gave factor 1 and the gradient entered the sum unclipped
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> DpSgdTrainer.clipFactor(Double.NaN, 1.0, 0)))
+                .isInstanceOf(NonFiniteGradientException.class).hasMessageContaining("step 1");
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> DpSgdTrainer.clipFactor(Double.POSITIVE_INFINITY, 1.0, 4)))
+                .isInstanceOf(NonFiniteGradientException.class).hasMessageContaining("step 5");
+        assertThat(DpSgdTrainer.clipFactor(4.0, 1.0, 0)).isEqualTo(0.5);
+        assertThat(DpSgdTrainer.clipFactor(0.25, 1.0, 0)).isEqualTo(1.0);
+        // end to end: a model whose weights went NaN produces NaN gradients; training must stop
+        Object[] d = separable(40, 3);
+        Network init = Network.create(5, new int[0], Activation.RELU, List.of("a", "b"), 1);
+        init.weights(0).set(0, 0, Double.NaN);
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> DpSgdTrainer.train(init, (DenseMatrix) d[0], (int[]) d[1],
+                config(1.0, 0.5, 3, 40), new SeededRandomness(2)))).isInstanceOf(NonFiniteGradientException.class);
+    }
 }
