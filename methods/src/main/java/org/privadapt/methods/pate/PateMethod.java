@@ -45,7 +45,8 @@ import org.privadapt.privacy.ledger.BudgetLedger;
  * far larger than the data-dependent one; conversely, for the same epsilon this implementation adds more noise than
  * a data-dependent PATE would be allowed to claim. The <b>target is not protected</b>: its query rows are shown to
  * the source's teachers in the clear (they are only private if they are public data), so its cost is reported as
- * {@link PrivacyCost#NONE} only in the sense that it charges nothing, not that it is safe. The number of source
+ * {@link PrivacyCost#NOT_PRIVATE}, as target-only's is: it charges nothing to the target's budget, and it protects
+ * nothing either. The number of source
  * classes (the histogram's length) is treated as public, as by every method here.
  *
  * <p><b>Parameters</b> (all public, none read from data): {@code teachers} (default 10); {@code queries}:
@@ -167,7 +168,7 @@ public final class PateMethod implements AdaptationMethod {
         diag.put("vote_agreement", agreement / queries);
         diag.put("plurality_agreement", (double) plurality / queries);
         return new AdaptationOutcome(name(), acc, pred, student.classNames(),
-                Map.of("source", source.spent(), "target", PrivacyCost.NONE), diag);
+                Map.of("source", source.spent(), "target", PrivacyCost.NOT_PRIVATE), diag);
     }
 
     /**

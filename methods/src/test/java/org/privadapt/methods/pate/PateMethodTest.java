@@ -175,7 +175,9 @@ class PateMethodTest {
                 assertThat(spent.epsilon()).as("%s eps %s", r, eps).isLessThanOrEqualTo(eps).isCloseTo(eps, within(1e-6 * eps));
                 assertThat(spent.delta()).isEqualTo(delta);
                 assertThat(spent.seededNoise()).isTrue();
-                assertThat(o.privacy().get("target")).isEqualTo(PrivacyCost.NONE);
+                // the target's query rows go to the teachers in the clear: not private (it was reported as NONE before)
+                assertThat(o.privacy().get("target")).isEqualTo(PrivacyCost.NOT_PRIVATE);
+                assertThat(o.privacy().get("target").isPrivate()).isFalse();
                 assertThat(ctx.target().events()).isEmpty();
 
                 // the one event charged: q self-composed Gaussian mechanisms of multiplier s = sigma / Delta
