@@ -51,6 +51,25 @@ public final class OutputOptions {
     @Option(names = "--markdown", paramLabel = "FILE", description = "Write a Markdown summary table to FILE.")
     public Path markdown;
 
+    /**
+     * Checks, before anything is read, spent or written, that every requested output (and {@code plot}, when not
+     * null) can be written: a run that charges a ledger must not learn only at the end that its report is lost.
+     */
+    public void requireWritable(Path plot) {
+        if (out != null) {
+            PartyOptions.requireWritable(out, "--out");
+        }
+        if (jsonFile != null) {
+            PartyOptions.requireWritable(jsonFile, "--json");
+        }
+        if (markdown != null) {
+            PartyOptions.requireWritable(markdown, "--markdown");
+        }
+        if (plot != null) {
+            PartyOptions.requireWritable(plot, "--plot");
+        }
+    }
+
     /** Writes the requested files atomically; the plot only when given. */
     public void write(Object report, String markdownText, Path plot, byte[] png) {
         Map<Path, byte[]> files = new LinkedHashMap<>();

@@ -30,10 +30,18 @@ public final class PartyOptions {
     @Option(names = "--budget", paramLabel = "E", description = "Total epsilon of a new ledger (default: this step's epsilon).")
     Double budget;
 
+    @Option(names = "--allow-large-delta",
+            description = "Accept a delta at or above 1/n of a protected party's n records (refused otherwise: it promises nothing).")
+    public boolean allowLargeDelta;
+
     @Option(names = "--seed", paramLabel = "N",
             description = "Seeded noise for experiments: the artifact is marked NOT differentially private. The same seed "
                     + "as 'run --seed N' gives the same numbers.")
     Long seed;
+
+    public double delta() {
+        return delta;
+    }
 
     public Long seedOrNull() {
         return seed;
@@ -70,7 +78,10 @@ public final class PartyOptions {
 
     /**
      * Fails (as a usage error, before anything is read, spent or written) when {@code out} cannot be written: a
-     * directory, or in a directory that does not exist or is not writable.
+     * directory, in a directory that does not exist or where no file can be created (probed by creating and deleting
+     * a temporary file, which also catches read-only mounts and root), or an existing file that cannot be opened for
+     * writing (read-only for this user, or immutable: {@code chattr +i} refuses even root). Outputs are checked
+     * before a budget is charged, so that a release is never paid for and then lost (docs/privacy/ledger.md).
      */
     public static void requireWritable(Path out, String option) {
         Path abs = out.toAbsolutePath();
@@ -81,8 +92,21 @@ public final class PartyOptions {
         if (dir == null || !Files.isDirectory(dir)) {
             throw new UsageException(option + " " + out + ": directory " + dir + " does not exist");
         }
-        if (!Files.isWritable(dir)) {
-            throw new UsageException(option + " " + out + ": directory " + dir + " is not writable");
+        try {
+            Path probe = Files.createTempFile(dir, ".privadapt-probe", ".tmp");
+            Files.delete(probe);
+        } catch (java.io.IOException | SecurityException e) {
+            throw new UsageException(option + " " + out + ": directory " + dir + " is not writable (" + e.getClass().getSimpleName() + ")");
+        }
+        if (Files.exists(abs)) {
+            // opened for appending and closed at once: nothing is changed, but a file we may not replace fails here
+            try (java.nio.channels.FileChannel c = java.nio.channels.FileChannel.open(abs, java.nio.file.StandardOpenOption.WRITE,
+                    java.nio.file.StandardOpenOption.APPEND)) {
+                // writable
+            } catch (java.io.IOException | SecurityException e) {
+                throw new UsageException(option + " " + out + ": the existing file cannot be replaced (" + e.getClass().getSimpleName()
+                        + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")");
+            }
         }
     }
 }

@@ -41,6 +41,10 @@ public final class PrivacyOptions {
             description = "Neighbouring relation (default: ${DEFAULT-VALUE}).")
     String relation;
 
+    @Option(names = "--allow-large-delta",
+            description = "Accept a delta at or above 1/n of a protected party's n records (refused otherwise: it promises nothing).")
+    public boolean allowLargeDelta;
+
     @Option(names = "--seed", paramLabel = "N", description = "Seeded noise for experiments: results are NOT differentially private.")
     Long seed;
 

@@ -63,7 +63,7 @@ public final class Runs {
                                            Map<String, String> sweep, String sourceName, String targetName, Progress progress,
                                            Contexts contexts, int jobs)
             throws DataException, org.privadapt.privacy.BudgetExceededException, org.privadapt.privacy.ledger.BudgetLedger.LedgerException {
-        AdaptationOutcome[] outcomes = new AdaptationOutcome[runs];
+        Ran[] outcomes = new Ran[runs];
         if (runs > 1 && method.deterministic(config)) {
             // the outcome depends on neither seed nor noise (AdaptationMethod.deterministic): run once, repeat it
             java.util.Arrays.fill(outcomes, runOnce(method, task, config, 0, contexts));
@@ -82,11 +82,11 @@ public final class Runs {
         } else {
             java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(Math.min(jobs, runs));
             try {
-                List<java.util.concurrent.Future<AdaptationOutcome>> futures = new ArrayList<>();
+                List<java.util.concurrent.Future<Ran>> futures = new ArrayList<>();
                 for (int r = 0; r < runs; r++) {
                     final int run = r;
                     futures.add(pool.submit(() -> {
-                        AdaptationOutcome o = runOnce(method, task, config, run, contexts);
+                        Ran o = runOnce(method, task, config, run, contexts);
                         if (progress != null) {
                             synchronized (progress) {
                                 progress.step();
@@ -123,26 +123,62 @@ public final class Runs {
             }
         }
         List<Double> acc = new ArrayList<>();
-        Map<String, PrivacyCost> privacy = null;
-        for (AdaptationOutcome o : outcomes) {
-            acc.add(o.accuracy());
-            if (privacy == null) {
-                privacy = o.privacy();
-            }
+        for (Ran o : outcomes) {
+            acc.add(o.outcome().accuracy());
         }
         Map<String, Report.PartySpend> spend = new LinkedHashMap<>();
         for (String party : List.of("source", "target")) {
-            spend.put(party, Report.PartySpend.of(privacy.getOrDefault(party, PrivacyCost.NONE)));
+            spend.put(party, composedSpend(party, outcomes));
         }
         return new Report.TaskResult(task.name(), sourceName, targetName, method.name(),
                 sweep == null || sweep.isEmpty() ? null : sweep, runs, mean(acc), std(acc), acc, spend);
     }
 
-    private static AdaptationOutcome runOnce(AdaptationMethod method, AdaptationTask task, MethodConfig config, int r,
-                                             Contexts contexts)
+    /** One repetition's outcome and the sessions it charged. */
+    private record Ran(AdaptationOutcome outcome, PrivacyContext context) {
+    }
+
+    /**
+     * What a party spent over all repetitions of a cell: the reported mean depends on every run, so the runs'
+     * releases compose (sequentially, on the same records). The total is certified from every event charged, as a
+     * ledger that recorded the runs would certify it; the first run's cost is kept as {@code epsilon_per_run}. A run
+     * that was not private makes the total not private; seeded noise marks it NOT PRIVATE.
+     */
+    static Report.PartySpend composedSpend(String party, Ran[] runs) {
+        PrivacyCost first = runs[0].outcome().privacy().getOrDefault(party, PrivacyCost.NONE);
+        List<org.privadapt.privacy.events.DpEvent> events = new ArrayList<>();
+        boolean seeded = false;
+        org.privadapt.privacy.NeighbouringRelation relation = null;
+        double delta = 0;
+        java.util.IdentityHashMap<PrivacyContext, Boolean> seen = new java.util.IdentityHashMap<>();
+        for (Ran r : runs) {
+            PrivacyCost c = r.outcome().privacy().getOrDefault(party, PrivacyCost.NONE);
+            if (!Double.isFinite(c.epsilon())) {
+                return Report.PartySpend.of(c, runs.length);
+            }
+            seeded |= c.seededNoise();
+            if (r.context() == null || seen.put(r.context(), Boolean.TRUE) != null) {
+                continue; // a deterministic method's single run, repeated: no release at all
+            }
+            org.privadapt.privacy.PrivacySession s = "source".equals(party) ? r.context().source() : r.context().target();
+            events.addAll(s.events());
+            relation = s.relation();
+            delta = s.target().delta();
+        }
+        if (events.isEmpty() || runs.length == 1) {
+            return Report.PartySpend.of(first, runs.length, first);
+        }
+        org.privadapt.privacy.accounting.Accountants.Certified c = org.privadapt.privacy.accounting.Accountants.certify(relation,
+                new org.privadapt.privacy.events.ComposedEvent(events), delta);
+        PrivacyCost total = new PrivacyCost(c == null ? Double.POSITIVE_INFINITY : Math.min(c.epsilon(), Double.MAX_VALUE), delta);
+        return Report.PartySpend.of(seeded ? total.withSeededNoise() : total, runs.length, first);
+    }
+
+    private static Ran runOnce(AdaptationMethod method, AdaptationTask task, MethodConfig config, int r, Contexts contexts)
             throws DataException, org.privadapt.privacy.BudgetExceededException, org.privadapt.privacy.ledger.BudgetLedger.LedgerException {
         try {
-            return method.run(task, config.withSeed(config.seed() + r), contexts.forRun(r));
+            PrivacyContext ctx = contexts.forRun(r);
+            return new Ran(method.run(task, config.withSeed(config.seed() + r), ctx), ctx);
         } catch (IllegalArgumentException e) {
             throw new UsageException(method.name() + ": " + e.getMessage(), e);
         }
@@ -203,6 +239,9 @@ public final class Runs {
                 sb.append("nothing read");
             } else {
                 sb.append(String.format(Locale.ROOT, "(eps=%.3g, delta=%.2g)", ((Number) s.epsilon()).doubleValue(), s.delta()));
+            }
+            if (s.runs() != null && s.epsilonPerRun() != null) {
+                sb.append(String.format(Locale.ROOT, " over %d runs (eps=%.3g each)", s.runs(), s.epsilonPerRun()));
             }
         });
         return sb.toString();

@@ -95,4 +95,69 @@ class PrivateRunTest {
         assertThat(out).doesNotExist();
         assertThat(Files.readAllBytes(ledger)).isEqualTo(before);
     }
+
+    /** Issue 14.3: the reported spend of --runs R is the composition of all R runs, equal to what a ledger records. */
+    @Test
+    void repeatedRunsReportTheComposedSpendThatTheLedgerRecords() throws Exception {
+        Path[] st = csvPair();
+        Path ledger = dir.resolve("runs.ledger.json");
+        CliHarness.Result r = CliHarness.run("run", "--method", "dp-source-only", "--source", st[0].toString(), "--target",
+                st[1].toString(), "--preprocess", "clip=10", "--epsilon", "1", "--runs", "3", "--source-ledger", ledger.toString(),
+                "--source-budget", "10", "--param", "epochs=2", "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode src = Json.MAPPER.readTree(r.out()).get("results").get(0).get("privacy").get("source");
+        BudgetLedger.Snapshot s = BudgetLedger.open(ledger).read();
+        assertThat(s.entries()).hasSize(3);
+        // before the fix the report kept the first run's cost (about 1) while the ledger held the three runs' total
+        assertThat(src.get("epsilon").asDouble()).isCloseTo(s.epsilonSpent(), org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(src.get("epsilon").asDouble()).isGreaterThan(1.2);
+        assertThat(src.get("epsilon_per_run").asDouble()).isLessThanOrEqualTo(1.0).isGreaterThan(0.8);
+        assertThat(src.get("runs").asInt()).isEqualTo(3);
+    }
+
+    /** Issue 14.8: an output that cannot be written is found before the ledger is charged, not after. */
+    @Test
+    void anUnwritableOutputIsRefusedBeforeTheLedgerIsCharged() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs Linux /proc (no files can be created there)");
+        Path[] st = csvPair();
+        Path ledger = dir.resolve("out.ledger.json");
+        CliHarness.Result r = CliHarness.run("run", "--method", "dp-source-only", "--source", st[0].toString(), "--target",
+                st[1].toString(), "--preprocess", "clip=10", "--epsilon", "1", "--source-ledger", ledger.toString(),
+                "--param", "epochs=2", "--out", "/proc/privadapt-report.json");
+        assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("--out /proc/privadapt-report.json").contains("not writable");
+        assertThat(ledger).doesNotExist();
+        Path existing = Path.of("/proc/version"); // exists, cannot be replaced even by root
+        CliHarness.Result r2 = CliHarness.run("run", "--method", "dp-source-only", "--source", st[0].toString(), "--target",
+                st[1].toString(), "--preprocess", "clip=10", "--epsilon", "1", "--source-ledger", ledger.toString(),
+                "--param", "epochs=2", "--markdown", existing.toString());
+        assertThat(r2.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(ledger).doesNotExist();
+    }
+
+    /** Issue 14.11: delta at or above 1/n is refused (unless allowed), above 1/(10 n) warned about. */
+    @Test
+    void aDeltaThatPromisesNothingIsRefusedAndALargeOneWarned() throws Exception {
+        Path[] st = csvPair(); // 600 source rows (3 classes x 200)
+        String[] base = {"run", "--method", "dp-source-only", "--source", st[0].toString(), "--target", st[1].toString(),
+            "--preprocess", "clip=10", "--epsilon", "1", "--param", "epochs=1"};
+        CliHarness.Result half = CliHarness.run(concat(base, "--delta", "0.5"));
+        assertThat(half.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(half.err()).contains("1/n").contains("source's 600 records").contains("--allow-large-delta");
+        CliHarness.Result allowed = CliHarness.run(concat(base, "--delta", "0.01", "--allow-large-delta"));
+        assertThat(allowed.code()).as(allowed.err()).isZero();
+        assertThat(allowed.err()).contains("warning").contains("1/n");
+        CliHarness.Result large = CliHarness.run(concat(base, "--delta", "1e-3"));
+        assertThat(large.code()).as(large.err()).isZero();
+        assertThat(large.err()).contains("warning: --delta 0.001 is above 1/(10 n)");
+        CliHarness.Result fine = CliHarness.run(concat(base, "--delta", "1e-5"));
+        assertThat(fine.code()).as(fine.err()).isZero();
+        assertThat(fine.err()).doesNotContain("1/(10 n)");
+    }
+
+    static String[] concat(String[] a, String... b) {
+        String[] r = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
+    }
 }

@@ -57,6 +57,12 @@ class RunCommandTest {
         Path[] st = syntheticPair();
         Path out = dir.resolve("reports/result.json");
         Path md = dir.resolve("reports/result.md");
+        // outputs are checked before anything runs: a missing directory is refused, not created silently
+        CliHarness.Result missing = CliHarness.run("run", "--method", "coral", "--source", st[0].toString(), "--target",
+                st[1].toString(), "--preprocess", "center", "--out", out.toString());
+        assertThat(missing.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(missing.err()).contains("does not exist");
+        Files.createDirectories(out.getParent());
         CliHarness.Result r = CliHarness.run("run", "--method", "coral", "--source", st[0].toString(), "--target",
                 st[1].toString(), "--preprocess", "center", "--out", out.toString(), "--markdown", md.toString(), "--json");
         assertThat(r.code()).as(r.err()).isZero();

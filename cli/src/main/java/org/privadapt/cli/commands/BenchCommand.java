@@ -178,6 +178,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
         boolean anyPrivate = ms.stream().anyMatch(AdaptationMethod::isPrivate);
         privacy.validate(anyPrivate, true);
+        output.requireWritable(plot);
         List<Double> epsSweep = privacy.epsilonValues().size() > 1 ? privacy.epsilonValues() : null;
         if (epsSweep != null && sweep != null) {
             throw new UsageException("sweep either --epsilon (a list) or --sweep, not both");
@@ -266,6 +267,12 @@ public final class BenchCommand implements Callable<Integer> {
                                 task = TaskPreparation.prepare(taskName, src, tgt, eval, pre, protectedParties);
                             } catch (IllegalArgumentException e) {
                                 throw new UsageException(e.getMessage(), e);
+                            }
+                            if (anyPrivate) {
+                                for (String party : protectedParties) {
+                                    org.privadapt.cli.DeltaPolicy.check(party, privacy.delta(), "source".equals(party)
+                                            ? task.source().size() : task.target().size(), privacy.allowLargeDelta, spec.commandLine().getErr());
+                                }
                             }
                         }
                         progress.message(taskName + " " + m.name());

@@ -12,6 +12,7 @@ import org.privadapt.cli.DataSpecs;
 import org.privadapt.cli.ExitCodes;
 import org.privadapt.cli.MethodOptions;
 import org.privadapt.cli.OutputOptions;
+import org.privadapt.cli.DeltaPolicy;
 import org.privadapt.cli.PrivacyOptions;
 import org.privadapt.cli.UsageException;
 import org.privadapt.cli.Runs;
@@ -94,6 +95,7 @@ public final class RunCommand implements Callable<Integer> {
         int runs = methodOptions.runs;
         AdaptationMethod m = Runs.method(method);
         privacy.validate(m.isPrivate());
+        output.requireWritable(null);
         Preprocessing pre = Runs.preprocessing(preprocess != null ? preprocess : m.isPrivate() ? "l2" : "l1,zscore");
         Dataset src = data.load(source, DataSpecs.Role.SOURCE);
         Dataset tgt = data.load(target, DataSpecs.Role.TARGET);
@@ -105,6 +107,12 @@ public final class RunCommand implements Callable<Integer> {
             task = TaskPreparation.prepare(taskName, src, tgt, eval, pre, m.protectedParties());
         } catch (IllegalArgumentException e) {
             throw new UsageException(m.name() + ": " + e.getMessage(), e);
+        }
+        if (m.isPrivate()) {
+            for (String party : m.protectedParties()) {
+                DeltaPolicy.check(party, privacy.delta(), "source".equals(party) ? task.source().size() : task.target().size(),
+                        privacy.allowLargeDelta, spec.commandLine().getErr());
+            }
         }
         Report.TaskResult result = Runs.repeat(m, task, config, runs, null, source, target, null,
                 run -> privacy.context(run, sourceLedger, targetLedger, sourceBudget, targetBudget));

@@ -85,6 +85,7 @@ public final class SourceCommand implements Runnable {
             PartyOptions.requireWritable(out, "--out");
             TargetRelease release = TargetRelease.fromArtifact(Artifact.read(releaseFile, "release"), releaseFile.toString());
             Dataset source = TargetCommand.prepare(data, dataRef, DataSpecs.Role.SOURCE, release.preprocessing(), "source");
+            org.privadapt.cli.DeltaPolicy.check("source", party.delta(), source.size(), party.allowLargeDelta, spec.commandLine().getErr());
             if (source.dimension() != release.dimension()) {
                 throw new ArtifactException(releaseFile + ": the release is for " + release.dimension()
                         + " features, the source's data " + source.firstFile() + " has " + source.dimension());
@@ -172,6 +173,7 @@ public final class SourceCommand implements Runnable {
                 throw new UsageException("--param: " + e.getMessage(), e);
             }
             Dataset source = TargetCommand.prepare(data, dataRef, DataSpecs.Role.SOURCE, preprocess, "source");
+            org.privadapt.cli.DeltaPolicy.check("source", party.delta(), source.size(), party.allowLargeDelta, spec.commandLine().getErr());
             org.privadapt.data.ClassLabels y = source.classLabels();
             PrivacySession session = party.session("source");
             org.privadapt.methods.dpot.DpotRelease r;

@@ -52,16 +52,40 @@ public record Report(String tool, String version, String command, String created
      * without DP, or with the nominal epsilon and a note when the noise was seeded.
      */
     @JsonPropertyOrder({"private", "epsilon", "delta", "note"})
+    /**
+     * What one party spent on a result: {@code epsilon} is the total over all {@code runs} repetitions (their
+     * releases compose: the reported mean depends on every run), {@code epsilonPerRun} one repetition's cost.
+     */
     public record PartySpend(@com.fasterxml.jackson.annotation.JsonProperty("private") boolean isPrivate, Object epsilon,
-                             Double delta, String note) {
+                             Double delta, String note,
+                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                             @com.fasterxml.jackson.annotation.JsonProperty("epsilon_per_run") Double epsilonPerRun,
+                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                             Integer runs) {
+        public PartySpend(boolean isPrivate, Object epsilon, Double delta, String note) {
+            this(isPrivate, epsilon, delta, note, null, null);
+        }
+
         public static PartySpend of(PrivacyCost c) {
-            if (!Double.isFinite(c.epsilon())) {
+            return of(c, 1, c);
+        }
+
+        /** Not private (no per-run cost to state). */
+        public static PartySpend of(PrivacyCost notPrivate, int runs) {
+            return of(notPrivate, runs, notPrivate);
+        }
+
+        /** {@code total} over {@code runs} repetitions, each costing {@code perRun}. */
+        public static PartySpend of(PrivacyCost total, int runs, PrivacyCost perRun) {
+            if (!Double.isFinite(total.epsilon())) {
                 return new PartySpend(false, "inf", null, "data read without differential privacy");
             }
-            if (c.seededNoise()) {
-                return new PartySpend(false, c.epsilon(), c.delta(), "seeded noise (--seed): NOT PRIVATE");
+            Double per = runs > 1 && total.epsilon() > 0 ? perRun.epsilon() : null;
+            Integer r = runs > 1 && total.epsilon() > 0 ? runs : null;
+            if (total.seededNoise()) {
+                return new PartySpend(false, total.epsilon(), total.delta(), "seeded noise (--seed): NOT PRIVATE", per, r);
             }
-            return new PartySpend(true, c.epsilon(), c.delta(), null);
+            return new PartySpend(true, total.epsilon(), total.delta(), null, per, r);
         }
     }
 }
