@@ -30,6 +30,20 @@ public final class PartyOptions {
     @Option(names = "--budget", paramLabel = "E", description = "Total epsilon of a new ledger (default: this step's epsilon).")
     Double budget;
 
+    @Option(names = "--public", split = ",", paramLabel = "size|classes|schema",
+            description = "Facts about this party's data declared public, so the release may carry them without noise: its "
+                    + "number of records, its class set, its feature layout (benchmark suites declare size and classes).")
+    java.util.List<String> publicFacts = java.util.List.of();
+
+    /** What the user declares public about this party's data. */
+    public org.privadapt.data.PublicFacts declared() {
+        try {
+            return org.privadapt.data.PublicFacts.parse(publicFacts, "declared by the user (--public)");
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--public: " + e.getMessage(), e);
+        }
+    }
+
     @Option(names = "--allow-large-delta",
             description = "Accept a delta at or above 1/n of a protected party's n records (refused otherwise: it promises nothing).")
     public boolean allowLargeDelta;

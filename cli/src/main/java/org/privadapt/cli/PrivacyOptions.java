@@ -41,6 +41,25 @@ public final class PrivacyOptions {
             description = "Neighbouring relation (default: ${DEFAULT-VALUE}).")
     String relation;
 
+    @Option(names = "--source-public", split = ",", paramLabel = "size|classes|schema",
+            description = "Facts about the source's data declared public, so a private method may release them without noise: "
+                    + "its number of records, its class set, its feature layout (benchmark suites declare size and classes).")
+    java.util.List<String> sourcePublic = java.util.List.of();
+
+    @Option(names = "--target-public", split = ",", paramLabel = "size|classes|schema",
+            description = "As --source-public, for the target's data.")
+    java.util.List<String> targetPublic = java.util.List.of();
+
+    /** What the user declares public about {@code party}'s data. */
+    public org.privadapt.data.PublicFacts declared(String party) {
+        try {
+            return org.privadapt.data.PublicFacts.parse("source".equals(party) ? sourcePublic : targetPublic,
+                    "declared by the user (--" + party + "-public)");
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--" + party + "-public: " + e.getMessage(), e);
+        }
+    }
+
     @Option(names = "--allow-large-delta",
             description = "Accept a delta at or above 1/n of a protected party's n records (refused otherwise: it promises nothing).")
     public boolean allowLargeDelta;

@@ -42,7 +42,7 @@ class PrivateRunTest {
     @Test
     void seededRunsAreMarkedNotPrivate() throws Exception {
         Path[] st = csvPair();
-        CliHarness.Result r = CliHarness.run("run", "--method", "dp-source-only", "--source", st[0].toString(), "--target",
+        CliHarness.Result r = CliHarness.run("run", "--method", "dp-source-only", "--source-public", "size,classes", "--source", st[0].toString(), "--target",
                 st[1].toString(), "--preprocess", "clip=10", "--epsilon", "3", "--seed", "5", "--param", "epochs=5", "--json");
         assertThat(r.code()).as(r.err()).isZero();
         JsonNode res = Json.MAPPER.readTree(r.out()).get("results").get(0);
@@ -57,15 +57,15 @@ class PrivateRunTest {
     @Test
     void privateMethodsNeedAnEpsilonAndRowLocalPreprocessing() throws Exception {
         Path[] st = csvPair();
-        CliHarness.Result noEps = CliHarness.run("run", "--method", "dp-source-only", "--source", st[0].toString(),
+        CliHarness.Result noEps = CliHarness.run("run", "--method", "dp-source-only", "--source-public", "size,classes", "--source", st[0].toString(),
                 "--target", st[1].toString());
         assertThat(noEps.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(noEps.err()).contains("--epsilon");
-        CliHarness.Result zscore = CliHarness.run("run", "--method", "dp-source-only", "--source", st[0].toString(),
+        CliHarness.Result zscore = CliHarness.run("run", "--method", "dp-source-only", "--source-public", "size,classes", "--source", st[0].toString(),
                 "--target", st[1].toString(), "--epsilon", "1", "--preprocess", "zscore");
         assertThat(zscore.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(zscore.err()).contains("[zscore]").contains("source");
-        CliHarness.Result replace = CliHarness.run("run", "--method", "dp-source-only", "--source", st[0].toString(),
+        CliHarness.Result replace = CliHarness.run("run", "--method", "dp-source-only", "--source-public", "size,classes", "--source", st[0].toString(),
                 "--target", st[1].toString(), "--epsilon", "1", "--preprocess", "clip=10", "--relation", "replace");
         assertThat(replace.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(replace.err()).contains("add/remove");
@@ -76,7 +76,7 @@ class PrivateRunTest {
         Path[] st = csvPair();
         Path ledger = dir.resolve("source.ledger.json");
         Path out = dir.resolve("out.json");
-        String[] base = {"run", "--method", "dp-source-only", "--source", st[0].toString(), "--target", st[1].toString(),
+        String[] base = {"run", "--method", "dp-source-only", "--source-public", "size,classes", "--source", st[0].toString(), "--target", st[1].toString(),
             "--preprocess", "clip=10", "--epsilon", "2", "--source-ledger", ledger.toString(), "--source-budget", "2.1",
             "--param", "epochs=3"};
         CliHarness.Result first = CliHarness.run(base);
@@ -101,7 +101,7 @@ class PrivateRunTest {
     void repeatedRunsReportTheComposedSpendThatTheLedgerRecords() throws Exception {
         Path[] st = csvPair();
         Path ledger = dir.resolve("runs.ledger.json");
-        CliHarness.Result r = CliHarness.run("run", "--method", "dp-source-only", "--source", st[0].toString(), "--target",
+        CliHarness.Result r = CliHarness.run("run", "--method", "dp-source-only", "--source-public", "size,classes", "--source", st[0].toString(), "--target",
                 st[1].toString(), "--preprocess", "clip=10", "--epsilon", "1", "--runs", "3", "--source-ledger", ledger.toString(),
                 "--source-budget", "10", "--param", "epochs=2", "--json");
         assertThat(r.code()).as(r.err()).isZero();
@@ -121,14 +121,14 @@ class PrivateRunTest {
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs Linux /proc (no files can be created there)");
         Path[] st = csvPair();
         Path ledger = dir.resolve("out.ledger.json");
-        CliHarness.Result r = CliHarness.run("run", "--method", "dp-source-only", "--source", st[0].toString(), "--target",
+        CliHarness.Result r = CliHarness.run("run", "--method", "dp-source-only", "--source-public", "size,classes", "--source", st[0].toString(), "--target",
                 st[1].toString(), "--preprocess", "clip=10", "--epsilon", "1", "--source-ledger", ledger.toString(),
                 "--param", "epochs=2", "--out", "/proc/privadapt-report.json");
         assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("--out /proc/privadapt-report.json").contains("not writable");
         assertThat(ledger).doesNotExist();
         Path existing = Path.of("/proc/version"); // exists, cannot be replaced even by root
-        CliHarness.Result r2 = CliHarness.run("run", "--method", "dp-source-only", "--source", st[0].toString(), "--target",
+        CliHarness.Result r2 = CliHarness.run("run", "--method", "dp-source-only", "--source-public", "size,classes", "--source", st[0].toString(), "--target",
                 st[1].toString(), "--preprocess", "clip=10", "--epsilon", "1", "--source-ledger", ledger.toString(),
                 "--param", "epochs=2", "--markdown", existing.toString());
         assertThat(r2.code()).isEqualTo(ExitCodes.USAGE);
@@ -139,7 +139,7 @@ class PrivateRunTest {
     @Test
     void aDeltaThatPromisesNothingIsRefusedAndALargeOneWarned() throws Exception {
         Path[] st = csvPair(); // 600 source rows (3 classes x 200)
-        String[] base = {"run", "--method", "dp-source-only", "--source", st[0].toString(), "--target", st[1].toString(),
+        String[] base = {"run", "--method", "dp-source-only", "--source-public", "size,classes", "--source", st[0].toString(), "--target", st[1].toString(),
             "--preprocess", "clip=10", "--epsilon", "1", "--param", "epochs=1"};
         CliHarness.Result half = CliHarness.run(concat(base, "--delta", "0.5"));
         assertThat(half.code()).isEqualTo(ExitCodes.USAGE);
@@ -159,5 +159,27 @@ class PrivateRunTest {
         String[] r = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, r, a.length, b.length);
         return r;
+    }
+
+    /** Issue 14.2 and 14.5: n and the class set of a CSV are private unless declared; the silent path is refused. */
+    @Test
+    void undeclaredSizeAndClassesOfAProtectedPartyAreRefused() throws Exception {
+        Path[] st = csvPair();
+        Path ledger = dir.resolve("undeclared.ledger.json");
+        String[] base = {"run", "--method", "dp-source-only", "--source", st[0].toString(), "--target", st[1].toString(),
+            "--preprocess", "clip=10", "--epsilon", "1", "--param", "epochs=1", "--source-ledger", ledger.toString()};
+        CliHarness.Result size = CliHarness.run(base);
+        assertThat(size.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(size.err()).contains("number of records n").contains("--relation replace").contains("--source-public size");
+        CliHarness.Result classes = CliHarness.run(concat(base, "--source-public", "size"));
+        assertThat(classes.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(classes.err()).contains("class set").contains("--source-public classes");
+        // refused before anything was charged (the ledger file may exist, created empty when the run opened it)
+        assertThat(!Files.exists(ledger) || BudgetLedger.open(ledger).read().entries().isEmpty()).isTrue();
+        CliHarness.Result bad = CliHarness.run(concat(base, "--source-public", "sizes"));
+        assertThat(bad.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(bad.err()).contains("--source-public: unknown public fact 'sizes'");
+        CliHarness.Result ok = CliHarness.run(concat(base, "--source-public", "size,classes"));
+        assertThat(ok.code()).as(ok.err()).isZero();
     }
 }

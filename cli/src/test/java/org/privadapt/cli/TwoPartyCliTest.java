@@ -55,7 +55,7 @@ class TwoPartyCliTest {
 
     CliHarness.Result train(Path release, String... extra) {
         return command(List.of("source", "train"), new String[] {"--data", src.toString(), "--release", release.toString(),
-            "--classifier", "lr", "--epsilon", "2", "--ledger", dir.resolve("s.ledger").toString(),
+            "--classifier", "lr", "--epsilon", "2", "--public", "size,classes", "--ledger", dir.resolve("s.ledger").toString(),
             "--out", dir.resolve("model.json").toString(), "--seed", "21"}, extra);
     }
 
@@ -75,7 +75,7 @@ class TwoPartyCliTest {
         List<String> lines = Files.readAllLines(dir.resolve("pred.csv"));
         assertThat(lines).hasSize(451).first().isEqualTo("row,prediction");
 
-        CliHarness.Result run = CliHarness.run("run", "--method", "prima", "--source", src.toString(), "--target", tgt.toString(),
+        CliHarness.Result run = CliHarness.run("run", "--method", "prima", "--source-public", "size,classes", "--source", src.toString(), "--target", tgt.toString(),
                 "--preprocess", "clip=10", "--epsilon", "2", "--seed", "21", "--json");
         assertThat(run.code()).as(run.err()).isZero();
         JsonNode res = Json.MAPPER.readTree(run.out()).path("results").get(0);
@@ -184,7 +184,7 @@ class TwoPartyCliTest {
     @Test
     void runTakesOneEpsilonOnlyBenchTakesAList() throws Exception {
         data();
-        CliHarness.Result r = CliHarness.run("run", "--method", "prima", "--source", src.toString(), "--target", tgt.toString(),
+        CliHarness.Result r = CliHarness.run("run", "--method", "prima", "--source-public", "size,classes", "--source", src.toString(), "--target", tgt.toString(),
                 "--preprocess", "clip=10", "--epsilon", "1,2");
         assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("one value");

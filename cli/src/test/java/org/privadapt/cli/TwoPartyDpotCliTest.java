@@ -29,7 +29,7 @@ class TwoPartyDpotCliTest {
 
     CliHarness.Result release(String... extra) {
         return TwoPartyCliTest.command(List.of("source", "release"), new String[] {"--method", "dpot", "--data", src.toString(),
-            "--preprocess", "none", "--epsilon", "8", "--delta", "1e-3", "--relation", "replace",
+            "--preprocess", "none", "--epsilon", "8", "--delta", "1e-3", "--relation", "replace", "--public", "classes",
             "--ledger", dir.resolve("s.ledger").toString(), "--out", dir.resolve("dpot.json").toString(), "--seed", "7",
             "--param", "level=attribute"}, extra);
     }
@@ -50,7 +50,7 @@ class TwoPartyDpotCliTest {
         double twoParty = Json.MAPPER.readTree(r2.out()).path("accuracy").asDouble();
         assertThat(Files.readAllLines(dir.resolve("pred.csv"))).hasSize(451).first().isEqualTo("row,prediction");
 
-        CliHarness.Result run = CliHarness.run("run", "--method", "dpot-da", "--source", src.toString(), "--target", tgt.toString(),
+        CliHarness.Result run = CliHarness.run("run", "--method", "dpot-da", "--source-public", "classes", "--source", src.toString(), "--target", tgt.toString(),
                 "--preprocess", "none", "--epsilon", "8", "--delta", "1e-3", "--relation", "replace", "--seed", "7",
                 "--param", "level=attribute", "--json");
         assertThat(run.code()).as(run.err()).isZero();

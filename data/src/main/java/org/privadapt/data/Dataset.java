@@ -19,8 +19,16 @@ public final class Dataset {
     private final Labels labels;
     private final List<String> featureNames;
     private final Provenance provenance;
+    private final PublicFacts publicFacts;
 
     public Dataset(String domain, FeatureMatrix features, Labels labels, List<String> featureNames, Provenance provenance) {
+        this(domain, features, labels, featureNames, provenance, PublicFacts.NONE);
+    }
+
+    /** As above, with what its holder declares public about it ({@link PublicFacts}). */
+    public Dataset(String domain, FeatureMatrix features, Labels labels, List<String> featureNames, Provenance provenance,
+                   PublicFacts publicFacts) {
+        this.publicFacts = publicFacts == null ? PublicFacts.NONE : publicFacts;
         this.domain = Objects.requireNonNull(domain, "domain");
         this.features = Objects.requireNonNull(features, "features");
         this.labels = labels;
@@ -87,6 +95,21 @@ public final class Dataset {
         return provenance;
     }
 
+    /** What its holder declares public about this dataset (size, class set, schema); none by default. */
+    public PublicFacts publicFacts() {
+        return publicFacts;
+    }
+
+    /** The same data with these facts declared public (adding to those already declared). */
+    public Dataset withPublicFacts(PublicFacts declared) {
+        return new Dataset(domain, features, labels, featureNames, provenance, publicFacts.declaring(declared));
+    }
+
+    /** The same data, its layout marked as read from its rows (one-hot levels, vocabulary, SVMlight dimension). */
+    public Dataset withSchemaFromRows() {
+        return new Dataset(domain, features, labels, featureNames, provenance, publicFacts.withSchemaFromRows());
+    }
+
     /** The first file this dataset was read from, or its domain name for generated data. */
     public String firstFile() {
         return provenance.files().isEmpty() ? "<" + domain + ">" : provenance.files().get(0).path();
@@ -94,25 +117,26 @@ public final class Dataset {
 
     public Dataset withFeatures(FeatureMatrix newFeatures, String step) {
         List<String> names = newFeatures.cols() == features.cols() ? featureNames : List.of();
-        return new Dataset(domain, newFeatures, labels, names, provenance.withStep(step));
+        return new Dataset(domain, newFeatures, labels, names, provenance.withStep(step), publicFacts);
     }
 
     public Dataset withLabels(Labels newLabels, String step) {
-        return new Dataset(domain, features, newLabels, featureNames, provenance.withStep(step));
+        return new Dataset(domain, features, newLabels, featureNames, provenance.withStep(step), publicFacts);
     }
 
     /** The same data without labels (what an unlabelled party holds). */
     public Dataset withoutLabels() {
-        return new Dataset(domain, features, null, featureNames, provenance.withStep("labels dropped"));
+        return new Dataset(domain, features, null, featureNames, provenance.withStep("labels dropped"), publicFacts);
     }
 
     public Dataset withDomain(String newDomain) {
-        return new Dataset(newDomain, features, labels, featureNames, provenance);
+        return new Dataset(newDomain, features, labels, featureNames, provenance, publicFacts);
     }
 
     public Dataset selectRows(int[] idx, String why) {
         return new Dataset(domain, features.selectRows(idx), labels == null ? null : labels.selectRows(idx),
-                featureNames, provenance.withStep("rows selected: " + why + " (" + idx.length + " of " + size() + ")"));
+                featureNames, provenance.withStep("rows selected: " + why + " (" + idx.length + " of " + size() + ")"),
+                publicFacts.withoutSize());
     }
 
     public Dataset selectColumns(int[] idx, String why) {
@@ -123,7 +147,7 @@ public final class Dataset {
             }
         }
         return new Dataset(domain, features.selectColumns(idx), labels, names,
-                provenance.withStep("columns selected: " + why + " (" + idx.length + " of " + dimension() + ")"));
+                provenance.withStep("columns selected: " + why + " (" + idx.length + " of " + dimension() + ")"), publicFacts);
     }
 
     /** Dense features (a copy only if they were sparse). */

@@ -229,8 +229,8 @@ public final class BenchCommand implements Callable<Integer> {
         int reused = 0;
         try (Progress progress = Progress.start(suite.name(), total, !output.json)) {
             for (String[] pair : pairs) {
-                Dataset src = reg.load(suite.name(), pair[0], suite.trainSplit());
-                Dataset tgt = reg.load(suite.name(), pair[1], suite.adaptSplit());
+                Dataset src = reg.load(suite.name(), pair[0], suite.trainSplit()).withPublicFacts(privacy.declared("source"));
+                Dataset tgt = reg.load(suite.name(), pair[1], suite.adaptSplit()).withPublicFacts(privacy.declared("target"));
                 Dataset eval = reg.load(suite.name(), pair[1], suite.evalSplit());
                 String taskName = shortOf(suite, pair[0]) + "->" + shortOf(suite, pair[1]);
                 for (Report.DatasetInfo info : List.of(Report.DatasetInfo.of("source", src), Report.DatasetInfo.of("target", tgt),

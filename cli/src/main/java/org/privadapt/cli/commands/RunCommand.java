@@ -97,8 +97,8 @@ public final class RunCommand implements Callable<Integer> {
         privacy.validate(m.isPrivate());
         output.requireWritable(null);
         Preprocessing pre = Runs.preprocessing(preprocess != null ? preprocess : m.isPrivate() ? "l2" : "l1,zscore");
-        Dataset src = data.load(source, DataSpecs.Role.SOURCE);
-        Dataset tgt = data.load(target, DataSpecs.Role.TARGET);
+        Dataset src = data.load(source, DataSpecs.Role.SOURCE).withPublicFacts(privacy.declared("source"));
+        Dataset tgt = data.load(target, DataSpecs.Role.TARGET).withPublicFacts(privacy.declared("target"));
         Dataset eval = targetEval != null ? data.load(targetEval, DataSpecs.Role.EVALUATION)
                 : (data.registry().isRef(target) && target.indexOf(':') < 0 ? data.load(target, DataSpecs.Role.EVALUATION) : tgt);
         String taskName = Runs.shortName(source) + " -> " + Runs.shortName(target);

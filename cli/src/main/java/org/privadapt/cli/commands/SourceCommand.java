@@ -84,7 +84,8 @@ public final class SourceCommand implements Runnable {
             }
             PartyOptions.requireWritable(out, "--out");
             TargetRelease release = TargetRelease.fromArtifact(Artifact.read(releaseFile, "release"), releaseFile.toString());
-            Dataset source = TargetCommand.prepare(data, dataRef, DataSpecs.Role.SOURCE, release.preprocessing(), "source");
+            Dataset source = TargetCommand.prepare(data, dataRef, DataSpecs.Role.SOURCE, release.preprocessing(), "source")
+                    .withPublicFacts(party.declared());
             org.privadapt.cli.DeltaPolicy.check("source", party.delta(), source.size(), party.allowLargeDelta, spec.commandLine().getErr());
             if (source.dimension() != release.dimension()) {
                 throw new ArtifactException(releaseFile + ": the release is for " + release.dimension()
@@ -172,12 +173,14 @@ public final class SourceCommand implements Runnable {
             } catch (IllegalArgumentException e) {
                 throw new UsageException("--param: " + e.getMessage(), e);
             }
-            Dataset source = TargetCommand.prepare(data, dataRef, DataSpecs.Role.SOURCE, preprocess, "source");
+            Dataset source = TargetCommand.prepare(data, dataRef, DataSpecs.Role.SOURCE, preprocess, "source")
+                    .withPublicFacts(party.declared());
             org.privadapt.cli.DeltaPolicy.check("source", party.delta(), source.size(), party.allowLargeDelta, spec.commandLine().getErr());
             org.privadapt.data.ClassLabels y = source.classLabels();
             PrivacySession session = party.session("source");
             org.privadapt.methods.dpot.DpotRelease r;
             try {
+                org.privadapt.methods.dpot.Dpot.requirePublicFacts(source, session);
                 r = org.privadapt.methods.dpot.Dpot.release(source.features(), y.codes(), y.names(), cfg, session,
                         TargetCommand.runId(party), Runs.preprocessing(preprocess).spec());
             } catch (IllegalArgumentException e) {

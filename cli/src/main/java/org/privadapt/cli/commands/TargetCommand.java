@@ -125,7 +125,7 @@ public final class TargetCommand implements Runnable {
             } catch (IllegalArgumentException e) {
                 throw new UsageException(m.name() + ": " + e.getMessage(), e);
             }
-            Dataset target = prepare(data, dataRef, DataSpecs.Role.TARGET, pre, "target").withoutLabels();
+            Dataset target = prepare(data, dataRef, DataSpecs.Role.TARGET, pre, "target").withoutLabels().withPublicFacts(party.declared());
             org.privadapt.cli.DeltaPolicy.check("target", party.delta(), target.size(), party.allowLargeDelta, spec.commandLine().getErr());
             PrivacySession session = party.session("target");
             TargetRelease r = Prima.release(target, cfg, pre, m.name(), 1L, runId(party), session);

@@ -136,7 +136,9 @@ public final class SvmLightLoader {
         Labels y = integral ? ClassLabels.fromValues(labels) : new RealTargets(labels, "label");
         Provenance prov = Provenance.of(new Provenance.SourceFile(file.toString(), Files2.sha256(bytes), "SVMlight",
                 rows + " rows, " + d + " features, " + k + " non-zeros, " + baseNote));
-        return new Dataset(domain, x, y, null, prov).requireFinite();
+        Dataset ds = new Dataset(domain, x, y, null, prov).requireFinite();
+        // without a stated dimension d is the largest index seen: a function of the rows (PublicFacts)
+        return options.dimension() > 0 ? ds : ds.withSchemaFromRows();
     }
 
     private static String stripComment(String text, int from, int to) {

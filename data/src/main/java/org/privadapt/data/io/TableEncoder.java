@@ -292,7 +292,9 @@ public final class TableEncoder {
             Provenance prov = new Provenance(files, rows.length < t.size()
                     ? List.of("rows with missing values dropped (" + (t.size() - rows.length) + " of " + t.size() + ")")
                     : List.of());
-            out.add(new Dataset(domains.get(ti), x, y, names, prov));
+            Dataset ds = new Dataset(domains.get(ti), x, y, names, prov);
+            // one-hot levels are read from the rows (PublicFacts): d and the feature names depend on them
+            out.add(nCategorical > 0 ? ds.withSchemaFromRows() : ds);
         }
         return out;
     }

@@ -114,7 +114,18 @@ public final class BenchmarkRegistry {
                 }
             }
         }
-        return all.get(key(d.name(), sp));
+        return all.get(key(d.name(), sp)).withPublicFacts(declaredPublic(s));
+    }
+
+    /**
+     * What a benchmark suite declares public about each of its domains (PublicFacts): the number of rows and the
+     * label set, both published with the benchmark. Its feature layout is declared only where it is fixed by the
+     * published files' format; where a loader reads it from the rows (one-hot levels, a vocabulary) it is not, and
+     * private methods refuse it unless the user declares it.
+     */
+    static org.privadapt.data.PublicFacts declaredPublic(Suite s) {
+        String why = "suite registry: published with the " + s.name() + " benchmark";
+        return new org.privadapt.data.PublicFacts(why, why, null, false);
     }
 
     /**

@@ -106,8 +106,11 @@ public final class SyntheticShift {
         for (int k = 0; k < c.classes(); k++) {
             names.add("class" + k);
         }
+        // the size and the class set are the generator's parameters: public (PublicFacts)
+        String why = "generated: a parameter of the generator";
         return new Dataset(domain, x, new ClassLabels(y, names), null, Provenance.generated(
-                "SyntheticShift " + c + ", seed " + seed + (a == null ? ", source domain" : ", target domain x -> A x + b")));
+                "SyntheticShift " + c + ", seed " + seed + (a == null ? ", source domain" : ", target domain x -> A x + b")),
+                new org.privadapt.data.PublicFacts(why, why, null, false));
     }
 
     static double[] gaussianVector(SplittableRandom rng, int d) {

@@ -114,6 +114,7 @@ public final class BagOfWords {
         CsrMatrix x = new CsrMatrix(n, vocabulary.size(), start, ci, vals);
         Provenance prov = Provenance.of(new Provenance.SourceFile(file.toString(), sha256, "CSV text",
                 "bag of words over " + vocabulary.size() + " words"));
-        return new Dataset(domain, x, labels, vocabulary, prov);
+        // the vocabulary is read from the documents (PublicFacts): d and the feature names depend on them
+        return new Dataset(domain, x, labels, vocabulary, prov).withSchemaFromRows();
     }
 }

@@ -26,10 +26,12 @@ import org.privadapt.privacy.noise.NoiseSource;
  * (dnn widths, default 50), {@code activation} (default relu), {@code physical-batch} (default 256). The defaults were
  * chosen with dp-source-only at epsilon 2 on six Office-Caltech10 tasks (docs/results/prima.md).
  *
- * <p>The sampling rate is {@code q = B / n} with n the training set's size, and the noisy sum is divided by B:
- * <b>n is treated as public</b> here (as Opacus and TF Privacy do when they derive q from the data loader). The
- * number of steps is {@code ceil(epochs / q)}; the noise multiplier is the smallest that keeps those steps within the
- * (epsilon, delta) given to the plan (RDP accountant, add/remove neighbours).
+ * <p>The sampling rate is {@code q = B / n} with n the training set's size, and the noisy sum is divided by B: the
+ * plan, and so the model's statement, reveals n. Callers therefore require n to be public first
+ * ({@link Disclosures}): declared public by the party (as Opacus and TF Privacy assume when they derive q from the
+ * data loader), or public by the relation (replace-one). The number of steps is {@code ceil(epochs / q)}; the noise
+ * multiplier is the smallest that keeps those steps within the (epsilon, delta) given to the plan, in the RDP
+ * accountant under the session's relation (under replace-one, the subsampled Gaussian's replace-one bound).
  */
 public final class PrivateTraining {
     private PrivateTraining() {
@@ -67,10 +69,6 @@ public final class PrivateTraining {
                             DpEvent prior, int runs) {
         if (runs < 1) {
             throw new IllegalArgumentException("runs must be >= 1, got " + runs);
-        }
-        if (relation != NeighbouringRelation.ADD_OR_REMOVE_ONE) {
-            throw new IllegalArgumentException("DP-SGD with Poisson sampling is accounted under add/remove neighbours only, not "
-                    + relation.description());
         }
         if (n < 1) {
             throw new IllegalArgumentException("no training examples");

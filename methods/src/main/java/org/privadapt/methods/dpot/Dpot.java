@@ -210,6 +210,16 @@ public final class Dpot {
                 checksum);
     }
 
+    /**
+     * The release carries the source's class set (its size q sets the sensitivity, the names label the counts) and
+     * its feature layout; both must be public ({@link org.privadapt.methods.core.Disclosures}). n is public under the
+     * replace-one relation the release requires.
+     */
+    public static void requirePublicFacts(org.privadapt.data.Dataset source, PrivacySession session) {
+        org.privadapt.methods.core.Disclosures.require(source, session, "the source's DPOT release",
+                org.privadapt.methods.core.Disclosures.Fact.CLASSES, org.privadapt.methods.core.Disclosures.Fact.SCHEMA);
+    }
+
     /** One sentence stating what the release protects. */
     public static String guarantee(DpotConfig cfg) {
         return cfg.level() == DpotConfig.Level.RECORD

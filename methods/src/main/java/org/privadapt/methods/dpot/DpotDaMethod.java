@@ -50,6 +50,7 @@ public final class DpotDaMethod implements AdaptationMethod {
             throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
         DpotConfig cfg = DpotConfig.from(config);
         ClassLabels ys = task.source().classLabels();
+        Dpot.requirePublicFacts(task.source(), privacy.source());
         DpotRelease release = Dpot.release(task.source().features(), ys.codes(), ys.names(), cfg, privacy.source(),
                 "run-" + config.seed(), task.preprocessing());
         return targetSide(release, task, config, privacy.target().noise().bits());

@@ -9,6 +9,7 @@ import org.privadapt.methods.core.AdaptationMethod;
 import org.privadapt.methods.core.AdaptationOutcome;
 import org.privadapt.methods.core.AdaptationTask;
 import org.privadapt.methods.core.Classifiers;
+import org.privadapt.methods.core.Disclosures;
 import org.privadapt.methods.core.MethodConfig;
 import org.privadapt.methods.core.PrivacyContext;
 import org.privadapt.methods.core.PrivateTraining;
@@ -49,6 +50,7 @@ public final class DpSourceOnlyMethod implements AdaptationMethod {
             throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
         PrivacySession source = privacy.source();
         ClassLabels y = task.source().classLabels();
+        Disclosures.requireForDpSgdModel(task.source(), source, "the source's DP-SGD model");
         PrivateTraining.Plan plan = PrivateTraining.plan(config, task.source().size(), source.target().epsilon(),
                 source.target().delta(), source.relation());
         source.charge("dp-sgd source model", "DP-SGD (Poisson sampling, joint clipping, Gaussian noise)", plan.event(),

@@ -90,6 +90,8 @@ public final class PateMethod implements AdaptationMethod {
         PrivacySession source = privacy.source();
         Dataset src = task.source();
         ClassLabels y = src.classLabels();
+        org.privadapt.methods.core.Disclosures.require(src, source, "the teachers' answers (one of the source's classes each)",
+                org.privadapt.methods.core.Disclosures.Fact.CLASSES, org.privadapt.methods.core.Disclosures.Fact.SCHEMA);
         int k = y.numClasses();
         int teachers = config.intParam("teachers", DEFAULT_TEACHERS);
         if (teachers < 1) {

@@ -57,6 +57,8 @@ public final class Prima {
                                         String runId, PrivacySession session)
             throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
         target.requireNonEmpty().requireFinite();
+        org.privadapt.methods.core.Disclosures.require(target, session, "the target's release",
+                org.privadapt.methods.core.Disclosures.Fact.SCHEMA);
         int d = target.dimension();
         NeighbouringRelation rel = session.relation();
         double eps = session.target().epsilon() * (1 - 1e-9);
@@ -149,6 +151,7 @@ public final class Prima {
         Partition partition = release.partition();
         NeighbouringRelation rel = session.relation();
         ClassLabels y = source.classLabels();
+        org.privadapt.methods.core.Disclosures.requireForDpSgdModel(source, session, "the source's model");
         int k = y.numClasses();
         boolean ovr = cfg.oneVsRest() && k > 2;
         int groups = cfg.vote() ? partition.size() : 1;
