@@ -25,7 +25,9 @@ import org.privadapt.privacy.noise.NoiseSource;
  *   <li><b>Sensitivity.</b> Under add/remove one source record, exactly one teacher's partition changes
  *       ({@link TeacherPartition}), so on every query at most one vote moves: from one class to another (the
  *       histogram changes by {@code -e_a + e_b}, L2 norm sqrt(2)) or from abstention to a class (norm 1). Hence
- *       {@code Delta = sqrt(2)}. Under replace-one two partitions can change, two votes move: {@code Delta = 2}.</li>
+ *       {@code Delta = sqrt(2)}. Under replace-one two partitions can change and two votes move, possibly both from
+ *       the same class a to the same class b: the histogram changes by {@code -2 e_a + 2 e_b}, so
+ *       {@code Delta = 2 sqrt(2)} (it was 2 until issue 14's harness found the case).</li>
  *   <li><b>Mechanism.</b> Each query adds Gaussian noise of standard deviation sigma to every coordinate of the vote
  *       histogram (the Gaussian mechanism, noise multiplier {@code sigma / Delta}); the argmax is post-processing.
  *       For add/remove this is the paper's bound: GNMax is {@code (lambda, lambda / sigma^2)}-RDP (its
@@ -42,9 +44,12 @@ public final class GnMax {
     private GnMax() {
     }
 
-    /** The L2 sensitivity of one query's vote histogram under {@code r}: sqrt(2) for add/remove, 2 for replace-one. */
+    /**
+     * The L2 sensitivity of one query's vote histogram under {@code r}: sqrt(2) for add/remove (one vote moves),
+     * 2 sqrt(2) for replace-one (two votes move, in the worst case both from class a to class b).
+     */
     public static double sensitivity(NeighbouringRelation r) {
-        return r == NeighbouringRelation.ADD_OR_REMOVE_ONE ? Math.sqrt(2.0) : 2.0;
+        return r == NeighbouringRelation.ADD_OR_REMOVE_ONE ? Math.sqrt(2.0) : 2 * Math.sqrt(2.0);
     }
 
     /**

@@ -149,7 +149,7 @@ class PateMethodTest {
         }
         assertThat(worst).isLessThanOrEqualTo(GnMax.sensitivity(NeighbouringRelation.ADD_OR_REMOVE_ONE) + 1e-12);
         assertThat(GnMax.sensitivity(NeighbouringRelation.ADD_OR_REMOVE_ONE)).isEqualTo(Math.sqrt(2));
-        assertThat(GnMax.sensitivity(NeighbouringRelation.REPLACE_ONE)).isEqualTo(2.0);
+        assertThat(GnMax.sensitivity(NeighbouringRelation.REPLACE_ONE)).isEqualTo(2 * Math.sqrt(2));
     }
 
     static int[] column(int[][] votes, int q) {
