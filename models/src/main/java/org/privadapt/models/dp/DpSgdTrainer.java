@@ -119,25 +119,9 @@ public final class DpSgdTrainer {
                 }
             }
             used += size;
-            Gradients sum = Gradients.zerosLike(net);
-            double lossSum = 0;
-            for (int from = 0; from < size; from += c.maxPhysicalBatch()) {
-                int to = Math.min(size, from + c.maxPhysicalBatch());
-                int[] idx = java.util.Arrays.copyOfRange(batch, from, to);
-                int[] y = new int[idx.length];
-                for (int k = 0; k < idx.length; k++) {
-                    y[k] = labels[idx[k]];
-                }
-                Network.Forward f = forward(net, x.selectRows(idx));
-                DenseMatrix[] d = Backprop.deltas(net, f, y);
-                double[] sq = Backprop.perExampleSquaredNorms(f, d);
-                double[] factor = new double[sq.length];
-                for (int k = 0; k < sq.length; k++) {
-                    factor[k] = clipFactor(sq[k], c.clipNorm(), step);
-                }
-                sum.addInPlace(Backprop.weightedSum(f, d, factor));
-                lossSum += Backprop.meanLoss(f, y) * idx.length;
-            }
+            ClippedSum cs = clippedSum(net, x, labels, java.util.Arrays.copyOf(batch, size), c.clipNorm(), c.maxPhysicalBatch(), step);
+            Gradients sum = cs.sum();
+            double lossSum = cs.lossSum();
             double sigma = c.noiseMultiplier() * c.clipNorm();
             if (sigma > 0) {
                 for (double[] a : sum.arrays()) {
@@ -152,6 +136,42 @@ public final class DpSgdTrainer {
             losses.add(size == 0 ? Double.NaN : lossSum / size);
         }
         return new Result(net, c.steps(), used, event(c), losses, rnd.description(), rnd.isPrivate());
+    }
+
+    /** The sum over a batch of the examples' gradients, each clipped to L2 norm C, and the batch's summed loss. */
+    public record ClippedSum(Gradients sum, double lossSum) {
+    }
+
+    /**
+     * The query DP-SGD adds noise to in one step: the sum over {@code batch} of the per-example gradients of
+     * {@code net}, each clipped to L2 norm {@code clip} over all parameters jointly (chunks of at most
+     * {@code maxPhysicalBatch} rows). Adding or removing one example changes it by at most {@code clip} in L2 norm;
+     * replacing one by at most {@code 2 clip} (the neighbouring-dataset harness checks both).
+     *
+     * @throws NonFiniteGradientException when an example's gradient is not finite
+     */
+    public static ClippedSum clippedSum(Network net, FeatureMatrix x, int[] labels, int[] batch, double clip, int maxPhysicalBatch,
+                                        long step) {
+        Gradients sum = Gradients.zerosLike(net);
+        double lossSum = 0;
+        for (int from = 0; from < batch.length; from += maxPhysicalBatch) {
+            int to = Math.min(batch.length, from + maxPhysicalBatch);
+            int[] idx = java.util.Arrays.copyOfRange(batch, from, to);
+            int[] y = new int[idx.length];
+            for (int k = 0; k < idx.length; k++) {
+                y[k] = labels[idx[k]];
+            }
+            Network.Forward f = forward(net, x.selectRows(idx));
+            DenseMatrix[] d = Backprop.deltas(net, f, y);
+            double[] sq = Backprop.perExampleSquaredNorms(f, d);
+            double[] factor = new double[sq.length];
+            for (int k = 0; k < sq.length; k++) {
+                factor[k] = clipFactor(sq[k], clip, step);
+            }
+            sum.addInPlace(Backprop.weightedSum(f, d, factor));
+            lossSum += Backprop.meanLoss(f, y) * idx.length;
+        }
+        return new ClippedSum(sum, lossSum);
     }
 
     /**
