@@ -79,6 +79,11 @@ public final class PrivacyOptions {
         return delta;
     }
 
+    /** The relation given by {@code --relation}. */
+    public NeighbouringRelation relationValue() {
+        return relation();
+    }
+
     NeighbouringRelation relation() {
         try {
             return NeighbouringRelation.fromId(relation);

@@ -165,13 +165,65 @@ public final class Runs {
             relation = s.relation();
             delta = s.target().delta();
         }
-        if (events.isEmpty() || runs.length == 1) {
+        if (events.isEmpty()) {
             return Report.PartySpend.of(first, runs.length, first);
         }
+        org.privadapt.privacy.events.DpEvent composed = new org.privadapt.privacy.events.ComposedEvent(events);
+        com.fasterxml.jackson.databind.JsonNode json = org.privadapt.privacy.events.EventJson.write(composed);
+        if (runs.length == 1) {
+            return Report.PartySpend.of(first, 1, first).withEvents(json);
+        }
         org.privadapt.privacy.accounting.Accountants.Certified c = org.privadapt.privacy.accounting.Accountants.certify(relation,
-                new org.privadapt.privacy.events.ComposedEvent(events), delta);
+                composed, delta);
         PrivacyCost total = new PrivacyCost(c == null ? Double.POSITIVE_INFINITY : Math.min(c.epsilon(), Double.MAX_VALUE), delta);
-        return Report.PartySpend.of(seeded ? total.withSeededNoise() : total, runs.length, first);
+        return Report.PartySpend.of(seeded ? total.withSeededNoise() : total, runs.length, first).withEvents(json);
+    }
+
+    /**
+     * Per party and domain, the composition of every cell that read it privately (a bench's sweep values, methods and
+     * tasks all release about the same records), certified at {@code delta} under {@code relation}; a domain read
+     * without privacy in any cell is reported as not private.
+     */
+    public static List<Report.DomainTotal> domainTotals(List<Report.TaskResult> results,
+                                                        org.privadapt.privacy.NeighbouringRelation relation, double delta) {
+        Map<String, List<org.privadapt.privacy.events.DpEvent>> events = new LinkedHashMap<>();
+        Map<String, Integer> cells = new LinkedHashMap<>();
+        Map<String, Boolean> open = new LinkedHashMap<>();
+        Map<String, Boolean> seeded = new LinkedHashMap<>();
+        for (Report.TaskResult r : results) {
+            for (String party : List.of("source", "target")) {
+                Report.PartySpend s = r.privacy().get(party);
+                if (s == null) {
+                    continue;
+                }
+                String key = party + "/" + ("source".equals(party) ? r.source() : r.target());
+                boolean notPrivate = "inf".equals(s.epsilon());
+                if (!notPrivate && s.events() == null) {
+                    continue; // nothing read (epsilon 0)
+                }
+                cells.merge(key, 1, Integer::sum);
+                open.merge(key, notPrivate, Boolean::logicalOr);
+                seeded.merge(key, !notPrivate && !s.isPrivate(), Boolean::logicalOr);
+                if (!notPrivate) {
+                    events.computeIfAbsent(key, k -> new ArrayList<>()).add(org.privadapt.privacy.events.EventJson.read(s.events()));
+                }
+            }
+        }
+        List<Report.DomainTotal> out = new ArrayList<>();
+        for (String key : cells.keySet()) {
+            String[] pd = key.split("/", 2);
+            if (open.get(key)) {
+                out.add(new Report.DomainTotal(pd[0], pd[1], false, "inf", null, cells.get(key), "data read without differential privacy"));
+                continue;
+            }
+            org.privadapt.privacy.accounting.Accountants.Certified c = org.privadapt.privacy.accounting.Accountants.certify(relation,
+                    new org.privadapt.privacy.events.ComposedEvent(events.get(key)), delta);
+            double eps = c == null ? Double.POSITIVE_INFINITY : c.epsilon();
+            boolean s = seeded.get(key);
+            out.add(new Report.DomainTotal(pd[0], pd[1], !s && Double.isFinite(eps), Double.isFinite(eps) ? eps : "inf", delta,
+                    cells.get(key), s ? "seeded noise (--seed): NOT PRIVATE" : null));
+        }
+        return out;
     }
 
     private static Ran runOnce(AdaptationMethod method, AdaptationTask task, MethodConfig config, int r, Contexts contexts)

@@ -74,4 +74,67 @@ class RunsRepeatTest {
             assertThat(q.accuracies()).containsExactly(0.01, 0.02, 0.03, 0.04, 0.05);
         }
     }
+
+    /** A private method that charges one Gaussian release of the given multiplier to the source per run. */
+    static final class Charging implements AdaptationMethod {
+        final double multiplier;
+
+        Charging(double multiplier) {
+            this.multiplier = multiplier;
+        }
+
+        @Override
+        public String name() {
+            return "charging";
+        }
+
+        @Override
+        public String description() {
+            return "test";
+        }
+
+        @Override
+        public boolean isPrivate() {
+            return true;
+        }
+
+        @Override
+        public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy)
+                throws org.privadapt.privacy.BudgetExceededException, org.privadapt.privacy.ledger.BudgetLedger.LedgerException {
+            privacy.source().charge("release", "Gaussian", new org.privadapt.privacy.events.GaussianEvent(multiplier), Map.of());
+            return new AdaptationOutcome(name(), 0.5, new int[0], java.util.List.of("a"),
+                    Map.of("source", privacy.source().spent(), "target", org.privadapt.privacy.PrivacyCost.NONE), Map.of());
+        }
+    }
+
+    /**
+     * Issue 14.3: a cell's spend composes its runs, and a bench's total per domain composes every cell (sweep values,
+     * methods, tasks) that read it: R runs of Gaussian(s) plus R runs of Gaussian(s') equal one Gaussian of multiplier
+     * 1 / sqrt(R / s^2 + R / s'^2), certified exactly.
+     */
+    @Test
+    void runsAndCellsComposeIntoTheBenchTotalPerDomain() throws Exception {
+        Report.TaskResult a = Runs.repeat(new Charging(4.0), task(), MethodConfig.defaults(), 3, Map.of("epsilon", "1"), "C", "A", null,
+                run -> PrivacyContext.secure(100, 1e-5));
+        Report.TaskResult b = Runs.repeat(new Charging(2.0), task(), MethodConfig.defaults(), 3, Map.of("epsilon", "2"), "C", "W", null,
+                run -> PrivacyContext.secure(100, 1e-5));
+        double perRun = org.privadapt.privacy.accounting.GaussianProfile.epsilon(4.0, 1e-5);
+        double cellA = org.privadapt.privacy.accounting.GaussianProfile.epsilon(4.0 / Math.sqrt(3), 1e-5);
+        assertThat(((Number) a.privacy().get("source").epsilon()).doubleValue()).isCloseTo(cellA, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(a.privacy().get("source").epsilonPerRun()).isCloseTo(perRun, org.assertj.core.api.Assertions.within(1e-9));
+        java.util.List<Report.DomainTotal> totals = Runs.domainTotals(java.util.List.of(a, b),
+                org.privadapt.privacy.NeighbouringRelation.ADD_OR_REMOVE_ONE, 1e-5);
+        assertThat(totals).hasSize(1); // only the source domain C was read privately; targets read nothing
+        Report.DomainTotal t = totals.get(0);
+        assertThat(t.domain()).isEqualTo("C");
+        assertThat(t.cells()).isEqualTo(2);
+        double s = 1 / Math.sqrt(3 / 16.0 + 3 / 4.0);
+        assertThat(((Number) t.epsilon()).doubleValue()).isCloseTo(org.privadapt.privacy.accounting.GaussianProfile.epsilon(s, 1e-5),
+                org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(t.isPrivate()).isTrue();
+        // the events survive a JSON round trip (bench checkpoints reuse cells from their file)
+        Report.TaskResult back = org.privadapt.cli.report.Json.MAPPER.readValue(org.privadapt.cli.report.Json.write(a), Report.TaskResult.class);
+        assertThat(Runs.domainTotals(java.util.List.of(back), org.privadapt.privacy.NeighbouringRelation.ADD_OR_REMOVE_ONE, 1e-5).get(0).epsilon())
+                .isEqualTo(Runs.domainTotals(java.util.List.of(a), org.privadapt.privacy.NeighbouringRelation.ADD_OR_REMOVE_ONE, 1e-5).get(0).epsilon());
+    }
 }

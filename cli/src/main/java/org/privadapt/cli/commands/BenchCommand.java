@@ -297,11 +297,17 @@ public final class BenchCommand implements Callable<Integer> {
                     reused, results.size(), checkpoint);
         }
         Report report = report(cfg, datasets, results, notes);
+        if (anyPrivate) {
+            List<Report.DomainTotal> totals = Runs.domainTotals(results, privacy.relationValue(), privacy.delta());
+            report = new Report(report.tool(), report.version(), report.command(), report.created(), report.environment(),
+                    report.config(), report.datasets(), report.results(), totals, report.warnings());
+        }
         if (saved != null) {
             saved.save(report);
         }
         String title = suite.name() + ": target accuracy (%)" + (runs > 1 ? ", mean ± std over " + runs + " runs" : "");
-        String md = Markdown.resultsTable(title, results) + notes.stream().map(n -> "\n" + n + "\n").reduce("", String::concat);
+        String md = Markdown.resultsTable(title, results) + notes.stream().map(n -> "\n" + n + "\n").reduce("", String::concat)
+                + totalsText(report.privacyTotals());
         byte[] png = plot != null ? Plots.sweepPng(suite.name() + " (mean over tasks)", sweepName, results) : null;
         output.write(report, md, plot, png);
         PrintWriter out = spec.commandLine().getOut();
@@ -320,6 +326,31 @@ public final class BenchCommand implements Callable<Integer> {
         return new Report("privadapt", Version.get(), "bench", Instant.now().toString(),
                 Report.Environment.current(LinAlg.backend().description()), cfg, new ArrayList<>(datasets.values()),
                 List.copyOf(results), List.copyOf(notes));
+    }
+
+    /**
+     * The bench's total spend per party and domain, as text: every cell that read a domain privately composes
+     * (Runs.domainTotals), which is what one ledger per domain would record.
+     */
+    static String totalsText(List<Report.DomainTotal> totals) {
+        if (totals.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder("\nPrivacy spent over the whole bench (all cells that read a domain compose):\n\n");
+        for (Report.DomainTotal t : totals) {
+            sb.append("- ").append(t.party()).append(' ').append(t.domain()).append(": ");
+            if ("inf".equals(t.epsilon())) {
+                sb.append("not private");
+            } else {
+                sb.append(String.format(Locale.ROOT, "eps=%.4g, delta=%.2g over %d cell%s", ((Number) t.epsilon()).doubleValue(), t.delta(),
+                        t.cells(), t.cells() == 1 ? "" : "s"));
+                if (t.note() != null) {
+                    sb.append(" (").append(t.note()).append(')');
+                }
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
     }
 
     /** Says which methods were run once per task (their repetitions are identical by construction). */

@@ -12,10 +12,28 @@ import org.privadapt.privacy.PrivacyCost;
  * (with file hashes and preprocessing), and per task and method the accuracy over the runs and what each party
  * spent. Field names are part of the CLI's interface (scripts read them).
  */
-@JsonPropertyOrder({"tool", "version", "command", "created", "environment", "config", "datasets", "results", "warnings"})
+@JsonPropertyOrder({"tool", "version", "command", "created", "environment", "config", "datasets", "results", "privacy_totals",
+    "warnings"})
 public record Report(String tool, String version, String command, String created, Environment environment,
                      Map<String, Object> config, List<DatasetInfo> datasets, List<TaskResult> results,
+                     @com.fasterxml.jackson.annotation.JsonProperty("privacy_totals")
+                     @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                     List<DomainTotal> privacyTotals,
                      List<String> warnings) {
+
+    public Report(String tool, String version, String command, String created, Environment environment,
+                  Map<String, Object> config, List<DatasetInfo> datasets, List<TaskResult> results, List<String> warnings) {
+        this(tool, version, command, created, environment, config, datasets, results, List.of(), warnings);
+    }
+
+    /**
+     * What one party's domain spent over a whole bench: every cell (task x method x swept value, all repetitions)
+     * that read it privately composes, because all of them are released about the same records. {@code cells}
+     * counts them; a domain read without privacy in any cell is not private at all.
+     */
+    public record DomainTotal(String party, String domain, @com.fasterxml.jackson.annotation.JsonProperty("private") boolean isPrivate,
+                              Object epsilon, Double delta, int cells, String note) {
+    }
 
     /** Where it ran. */
     public record Environment(String java, String os, String linalg, int cores) {
@@ -61,9 +79,20 @@ public record Report(String tool, String version, String command, String created
                              @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
                              @com.fasterxml.jackson.annotation.JsonProperty("epsilon_per_run") Double epsilonPerRun,
                              @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-                             Integer runs) {
+                             Integer runs,
+                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                             com.fasterxml.jackson.databind.JsonNode events) {
         public PartySpend(boolean isPrivate, Object epsilon, Double delta, String note) {
-            this(isPrivate, epsilon, delta, note, null, null);
+            this(isPrivate, epsilon, delta, note, null, null, null);
+        }
+
+        public PartySpend(boolean isPrivate, Object epsilon, Double delta, String note, Double epsilonPerRun, Integer runs) {
+            this(isPrivate, epsilon, delta, note, epsilonPerRun, runs, null);
+        }
+
+        /** The same spend with the composed DP event of all its runs (so that bench totals can compose cells). */
+        public PartySpend withEvents(com.fasterxml.jackson.databind.JsonNode e) {
+            return new PartySpend(isPrivate, epsilon, delta, note, epsilonPerRun, runs, e);
         }
 
         public static PartySpend of(PrivacyCost c) {
