@@ -33,8 +33,10 @@ import org.privadapt.privacy.events.SelfComposedEvent;
  *       {@code log(1 + q (exp((alpha-1) r_inner(alpha)) - 1)) / (alpha - 1)} by joint convexity.</li>
  *   <li>Composition adds curves; self-composition multiplies.</li>
  * </ul>
- * Poisson subsampling is analysed only under add/remove neighbours; under replace-one it is refused, as is
- * subsampled Laplace (no analysis implemented here; the PLD accountant has one).
+ * Poisson subsampling of the Gaussian is analysed under add/remove neighbours (MTZ 2019) and, under replace-one, by
+ * the weak triangle inequality over remove-then-add ({@link #sampledGaussianReplaceCurve}); subsampled Laplace is
+ * refused (no analysis implemented here; the PLD accountant has one). Orders at which the subsampled Gaussian's
+ * series does not converge are dropped (+infinity) with a warning; the result stays a valid upper bound.
  *
  * <p>Conversion to (epsilon, delta) uses the bound of Balle et al. 2020 (Thm 21) / Canonne, Kamath, Steinke 2020
  * (Prop. 12): {@code eps = r(alpha) + log(1 - 1/alpha) - (log delta + log alpha) / (alpha - 1)}, minimised over the
@@ -106,10 +108,6 @@ public final class RdpAccountant implements PrivacyAccountant {
     @Override
     public Optional<String> unsupported(DpEvent event) {
         if (event instanceof PoissonSampledEvent p) {
-            if (relation != NeighbouringRelation.ADD_OR_REMOVE_ONE) {
-                return Optional.of("Poisson subsampling is analysed only under add/remove neighbours, not "
-                        + relation.description());
-            }
             if (!(p.event() instanceof GaussianEvent)) {
                 return Optional.of("the RDP accountant analyses Poisson subsampling of the Gaussian mechanism only, not of "
                         + p.event().describe() + " (use the PLD accountant)");
@@ -162,7 +160,8 @@ public final class RdpAccountant implements PrivacyAccountant {
             }
         } else if (event instanceof PoissonSampledEvent p) {
             double s = ((GaussianEvent) p.event()).noiseMultiplier();
-            return sampledGaussianCurve(p.samplingProbability(), s);
+            return relation == NeighbouringRelation.REPLACE_ONE ? sampledGaussianReplaceCurve(p.samplingProbability(), s)
+                    : sampledGaussianCurve(p.samplingProbability(), s);
         } else if (event instanceof PoissonSampledRowsEvent p) {
             double[] inner = curve(p.event());
             for (int i = 0; i < orders.length; i++) {
@@ -210,9 +209,79 @@ public final class RdpAccountant implements PrivacyAccountant {
         double[] cached = SAMPLED_CACHE.get(key);
         if (cached == null) {
             cached = new double[orders.length];
+            List<Double> dropped = new ArrayList<>();
             for (int i = 0; i < orders.length; i++) {
-                cached[i] = SampledGaussianRdp.rdp(q, s, orders[i]);
+                cached[i] = sampledGaussianOrDrop(q, s, orders[i], dropped);
             }
+            warnDropped(q, s, dropped);
+            SAMPLED_CACHE.put(key, cached);
+        }
+        return cached.clone();
+    }
+
+    /**
+     * The subsampled Gaussian's add/remove RDP at one order, or +infinity (a valid, if useless, bound) when its
+     * series does not converge at that order; the order is then noted in {@code dropped}. The conversion to
+     * (epsilon, delta) takes the minimum over orders, so the result stays a valid upper bound from the others.
+     */
+    static double sampledGaussianOrDrop(double q, double s, double alpha, List<Double> dropped) {
+        try {
+            double r = SampledGaussianRdp.rdp(q, s, alpha);
+            if (!Double.isNaN(r)) {
+                return r;
+            }
+        } catch (ArithmeticException e) {
+            // fall through
+        }
+        dropped.add(alpha);
+        if (alpha != Math.rint(alpha)) {
+            // Rényi divergences are non-decreasing in the order (van Erven, Harremoës 2014, Thm 3), so the exact
+            // integer-order value at ceil(alpha) is a valid bound at alpha
+            try {
+                double r = SampledGaussianRdp.rdp(q, s, Math.ceil(alpha));
+                if (!Double.isNaN(r)) {
+                    return r;
+                }
+            } catch (ArithmeticException e) {
+                // fall through: the order is dropped
+            }
+        }
+        return Double.POSITIVE_INFINITY;
+    }
+
+    private void warnDropped(double q, double s, List<Double> dropped) {
+        if (!dropped.isEmpty()) {
+            warnings.accept(String.format(java.util.Locale.ROOT, "%d fractional RDP order(s) %s of the subsampled Gaussian (q=%.4g, "
+                    + "noise multiplier %.4g): their series did not converge, so each takes the exact value at the next integer "
+                    + "order (RDP is non-decreasing in the order) or, failing that, is dropped; epsilon remains a valid upper bound",
+                    dropped.size(), dropped.size() > 6 ? dropped.subList(0, 6) + "..." : dropped, q, s));
+        }
+    }
+
+    /**
+     * The subsampled Gaussian under <b>replace-one</b> neighbours. Replacing a record is removing it (D -> D'') then
+     * adding another (D'' -> D'); Mironov's weak triangle inequality for Rényi divergences (Rényi DP, CSF 2017,
+     * Proposition 11) gives
+     * {@code D_a(P||R) <= (a - 1/2)/(a - 1) D_{2a}(P||Q) + D_{2a-1}(Q||R)}, and each term on the right is an
+     * add/remove divergence of the subsampled Gaussian, which its RDP curve bounds in both directions (Mironov, Talwar,
+     * Zhang 2019, Sec. 3). So {@code r_replace(a) <= (a - 1/2)/(a - 1) r(2a) + r(2a - 1)} with r the add/remove curve
+     * evaluated at those orders (computed directly, not read off the grid). For q = 1 this is at least the exact
+     * {@code 4 a / (2 s^2)} of a Gaussian with sensitivity 2; in the usual DP-SGD regime it is about twice the
+     * add/remove epsilon (docs/privacy/rdp-accountant.md).
+     */
+    private double[] sampledGaussianReplaceCurve(double q, double s) {
+        SampledKey key = new SampledKey(-q, s, orderList); // negative q: the replace-one curve of rate q
+        double[] cached = SAMPLED_CACHE.get(key);
+        if (cached == null) {
+            cached = new double[orders.length];
+            List<Double> dropped = new ArrayList<>();
+            for (int i = 0; i < orders.length; i++) {
+                double a = orders[i];
+                double r2a = sampledGaussianOrDrop(q, s, 2 * a, dropped);
+                double r2a1 = sampledGaussianOrDrop(q, s, 2 * a - 1, dropped);
+                cached[i] = (a - 0.5) / (a - 1) * r2a + r2a1;
+            }
+            warnDropped(q, s, dropped);
             SAMPLED_CACHE.put(key, cached);
         }
         return cached.clone();

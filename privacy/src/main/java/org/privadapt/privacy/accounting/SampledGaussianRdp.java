@@ -24,7 +24,8 @@ package org.privadapt.privacy.accounting;
  * Edge cases: q = 0 gives 0; s = 0 gives +infinity; q = 1 gives the plain Gaussian {@code alpha / (2 s^2)}.
  */
 public final class SampledGaussianRdp {
-    private static final int MAX_TERMS = 1_000_000;
+    /** Beyond this many terms the series is abandoned (the accountant then bounds the order by the next integer one). */
+    private static final int MAX_TERMS = 100_000;
 
     private SampledGaussianRdp() {
     }

@@ -178,8 +178,11 @@ class RdpAccountantTest {
     @Test
     void refusesWhatItCannotAnalyse() {
         RdpAccountant replace = new RdpAccountant(NeighbouringRelation.REPLACE_ONE);
-        assertThat(replace.unsupported(dpSgd(0.1, 1, 10))).get().asString().contains("add/remove");
-        assertThatThrownBy(() -> replace.epsilon(dpSgd(0.1, 1, 10), 1e-5))
+        // the subsampled Gaussian under replace-one is analysed since issue 14 (weak triangle inequality)
+        assertThat(replace.unsupported(dpSgd(0.1, 1, 10))).isEmpty();
+        assertThat(replace.epsilon(dpSgd(0.1, 1, 10), 1e-5)).isGreaterThan(new RdpAccountant(ADD_REMOVE).epsilon(dpSgd(0.1, 1, 10), 1e-5));
+        assertThat(replace.unsupported(new PoissonSampledEvent(0.1, new LaplaceEvent(1)))).isPresent();
+        assertThatThrownBy(() -> replace.epsilon(new PoissonSampledEvent(0.1, new LaplaceEvent(1)), 1e-5))
                 .isInstanceOf(PrivacyAccountant.UnsupportedEventException.class);
         assertThat(replace.epsilon(new GaussianEvent(2), 1e-5)).isFinite();
         RdpAccountant a = new RdpAccountant(ADD_REMOVE);
