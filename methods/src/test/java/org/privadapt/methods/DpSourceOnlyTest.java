@@ -41,8 +41,15 @@ class DpSourceOnlyTest {
     }
 
     @Test
-    void replaceOneIsRefusedForPoissonSampledTraining() {
-        assertThatThrownBy(() -> org.privadapt.methods.core.PrivateTraining.plan(MethodConfig.defaults(), 100, 1, 1e-5,
-                org.privadapt.privacy.NeighbouringRelation.REPLACE_ONE)).hasMessageContaining("add/remove");
+    void replaceOnePlansAreAccountedForReplaceOneAndNeedMoreNoise() {
+        // since issue 14 the RDP accountant bounds the subsampled Gaussian under replace-one (remove then add): the same
+        // epsilon needs a larger noise multiplier than under add/remove
+        var rep = org.privadapt.methods.core.PrivateTraining.plan(MethodConfig.defaults(), 100, 1, 1e-5,
+                org.privadapt.privacy.NeighbouringRelation.REPLACE_ONE);
+        var ar = org.privadapt.methods.core.PrivateTraining.plan(MethodConfig.defaults(), 100, 1, 1e-5,
+                org.privadapt.privacy.NeighbouringRelation.ADD_OR_REMOVE_ONE);
+        org.assertj.core.api.Assertions.assertThat(rep.config().noiseMultiplier()).isGreaterThan(ar.config().noiseMultiplier());
+        org.assertj.core.api.Assertions.assertThat(org.privadapt.privacy.accounting.Accountants.certify(
+                org.privadapt.privacy.NeighbouringRelation.REPLACE_ONE, rep.event(), 1e-5).epsilon()).isLessThanOrEqualTo(1.0);
     }
 }

@@ -77,17 +77,48 @@ public final class PrivacySession {
      */
     public void charge(String label, String mechanism, DpEvent event, Map<String, Object> parameters)
             throws BudgetExceededException, BudgetLedger.LedgerException {
-        double eps = epsilonWith(event);
+        chargeAll(List.of(new Release(label, mechanism, event, parameters)));
+    }
+
+    /** One release of a plan: what it is, its mechanism, its DP event and its public parameters. */
+    public record Release(String label, String mechanism, DpEvent event, Map<String, Object> parameters) {
+    }
+
+    /**
+     * Records a party's whole plan before any of its noise is drawn, atomically: the composition of every release of
+     * the plan is checked against this run's target and then the ledger's budget, and either all of them are recorded
+     * (one atomic ledger write) or none is. A plan charged in several calls could be refused half-way, leaving its
+     * first part spent with nothing released (issue 14).
+     *
+     * @throws BudgetExceededException when the run's target or the party's ledger budget would be exceeded; nothing
+     *                                 is recorded then
+     */
+    public void chargeAll(List<Release> plan) throws BudgetExceededException, BudgetLedger.LedgerException {
+        if (plan.isEmpty()) {
+            return;
+        }
+        List<DpEvent> events = new ArrayList<>();
+        for (Release r : plan) {
+            events.add(r.event());
+        }
+        DpEvent all = events.size() == 1 ? events.get(0) : new ComposedEvent(events);
+        double eps = epsilonWith(all);
         if (!(eps <= target.epsilon() * (1 + 1e-12))) {
-            throw new BudgetExceededException(party + ": '" + label + "' would bring this run to epsilon "
+            String what = plan.size() == 1 ? "'" + plan.get(0).label() + "'" : "the plan '" + plan.get(0).label() + "' + "
+                    + (plan.size() - 1) + " more";
+            throw new BudgetExceededException(party + ": " + what + " would bring this run to epsilon "
                     + String.format(java.util.Locale.ROOT, "%.6g", eps) + " at delta " + target.delta()
                     + ", over the requested " + target.epsilon());
         }
         if (ledger != null) {
-            ledger.charge(new BudgetLedger.Charge(label, mechanism, event, parameters, noise.samplerDescription(),
-                    noise.isPrivate()));
+            List<BudgetLedger.Charge> charges = new ArrayList<>();
+            for (Release r : plan) {
+                charges.add(new BudgetLedger.Charge(r.label(), r.mechanism(), r.event(), r.parameters(), noise.samplerDescription(),
+                        noise.isPrivate()));
+            }
+            ledger.chargeAll(charges);
         }
-        charged.add(event);
+        charged.addAll(events);
     }
 
     /** What this session has spent, marked as seeded when its noise is not secure. */

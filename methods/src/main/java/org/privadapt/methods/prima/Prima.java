@@ -67,12 +67,15 @@ public final class Prima {
         boolean fs = cfg.partitioning() == PrimaConfig.Partitioning.FORWARD;
         double s1 = fs ? sTotal / Math.sqrt(cfg.fsShare()) : Double.NaN;
         double s2 = fs ? sTotal / Math.sqrt(1 - cfg.fsShare()) : sTotal;
+        // the whole plan in one atomic charge: a refusal leaves nothing spent (issue 14)
+        List<PrivacySession.Release> plan = new ArrayList<>();
         if (fs) {
-            session.charge(method + " target: full moments for forward selection", "Gaussian (moments, d=" + d + ")",
-                    new GaussianEvent(s1), Map.of("noise_multiplier", s1, "row_bound", cfg.rowBound()));
+            plan.add(new PrivacySession.Release(method + " target: full moments for forward selection", "Gaussian (moments, d=" + d + ")",
+                    new GaussianEvent(s1), Map.of("noise_multiplier", s1, "row_bound", cfg.rowBound())));
         }
-        session.charge(method + " target: subspace moments", "Gaussian (block second moments, sums, count)",
-                new GaussianEvent(s2), Map.of("noise_multiplier", s2, "row_bound", cfg.rowBound(), "block_scale", cfg.blockScale()));
+        plan.add(new PrivacySession.Release(method + " target: subspace moments", "Gaussian (block second moments, sums, count)",
+                new GaussianEvent(s2), Map.of("noise_multiplier", s2, "row_bound", cfg.rowBound(), "block_scale", cfg.blockScale())));
+        session.chargeAll(plan);
         FeatureMatrix rows = clipRows(target.features(), cfg, null);
         Partition partition;
         double stage1Noise = 0;
@@ -161,10 +164,12 @@ public final class Prima {
         double sMoments = GaussianCalibration.analyticSigma(cfg.sourceShare() * eps, delta, 1.0);
         DpEvent moments = new GaussianEvent(sMoments);
         PrivateTraining.Plan plan = PrivateTraining.plan(mc, source.size(), eps, delta, rel, moments, runs);
-        session.charge(release.method() + " source: own subspace moments", "Gaussian (block second moments, sums, count)",
-                moments, Map.of("noise_multiplier", sMoments));
-        session.charge(release.method() + " source: DP-SGD model" + (runs > 1 ? "s (" + runs + ")" : ""), "DP-SGD", plan.event(),
-                plan.describe());
+        // one atomic charge for the moments and the model(s): a refusal leaves nothing spent (issue 14)
+        session.chargeAll(List.of(
+                new PrivacySession.Release(release.method() + " source: own subspace moments", "Gaussian (block second moments, sums, count)",
+                        moments, Map.of("noise_multiplier", sMoments)),
+                new PrivacySession.Release(release.method() + " source: DP-SGD model" + (runs > 1 ? "s (" + runs + ")" : ""), "DP-SGD",
+                        plan.event(), plan.describe())));
         FeatureMatrix rows = clipRows(source.features(), cfg, partition);
         double c = cfg.momentWeight() * cfg.rowBound();
         GaussianMechanism m = GaussianMechanism.forNoiseMultiplier(sMoments,

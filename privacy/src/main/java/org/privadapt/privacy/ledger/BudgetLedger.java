@@ -45,8 +45,9 @@ import org.privadapt.privacy.events.EventJson;
  * budget and neighbouring relation, the header's SHA-256, and the entries in order. Entries form a hash chain: each
  * stores the SHA-256 of the previous entry's hash (the first: of the header) together with its own canonical
  * content, so an edited header (budget), or an edited, reordered or inserted entry, is detected when the ledger is
- * read. (Deleting the last entries of a chain cannot be detected from the file alone; keep the ledger where the
- * party, not the other side, controls it.)
+ * read, unless whoever edited it also recomputed the hashes: the chain has no key, so it guards against crashes,
+ * accidents and naive edits, not a deliberate rewrite (docs/privacy/ledger.md). Deleting the last entries, or
+ * restoring an older copy, cannot be detected from the file alone; keep the ledger where only the party controls it.
  *
  * <p><b>Cost.</b> The cumulative cost is the composition of all entries' events, certified by every accountant that
  * supports it ({@link Accountants}) at the budget's delta, taking the smallest certified epsilon (each accountant's
@@ -178,33 +179,62 @@ public final class BudgetLedger {
      * @throws BudgetExceededException if the composition would exceed the budget (nothing is written)
      */
     public Entry charge(Charge c) throws BudgetExceededException, LedgerException {
+        return chargeAll(List.of(c)).get(0);
+    }
+
+    /**
+     * Records a whole plan of releases atomically: under the lock, composes all of them with the recorded entries
+     * and either appends them all in one atomic write or refuses them all (nothing written). Each entry's
+     * {@code epsilon_after} is the cost of the ledger up to and including it.
+     *
+     * @throws BudgetExceededException if the plan's composition would exceed the budget (nothing is written)
+     */
+    public List<Entry> chargeAll(List<Charge> plan) throws BudgetExceededException, LedgerException {
+        if (plan.isEmpty()) {
+            return List.of();
+        }
         try {
             return withLock(() -> {
                 ObjectNode doc = readDocument();
                 Snapshot s = parse(doc);
-                Total t = total(s, c.event());
+                List<DpEvent> all = new ArrayList<>();
+                for (Charge c : plan) {
+                    all.add(c.event());
+                }
+                Total t = total(s, new ComposedEvent(all));
                 if (!(t.epsilon <= s.budget().epsilon())) {
-                    throw new Refused("'" + c.label() + "' would bring party '" + s.party() + "' to epsilon "
+                    String what = plan.size() == 1 ? "'" + plan.get(0).label() + "'"
+                            : "the plan '" + plan.get(0).label() + "' + " + (plan.size() - 1) + " more";
+                    throw new Refused(what + " would bring party '" + s.party() + "' to epsilon "
                             + fmt(t.epsilon) + " at delta " + s.budget().delta() + ", over its budget " + fmt(s.budget().epsilon())
                             + " (spent so far " + fmt(s.epsilonSpent()) + ", ledger " + file + ")");
                 }
                 String prev = s.entries().isEmpty() ? headerHash(doc) : s.entries().get(s.entries().size() - 1).hash();
-                ObjectNode entry = CANONICAL.createObjectNode();
-                entry.put("seq", s.entries().size() + 1);
-                entry.put("time", Instant.now().toString());
-                entry.put("label", c.label());
-                entry.put("mechanism", c.mechanism());
-                entry.set("event", EventJson.write(c.event()));
-                entry.put("relation", s.relation().id());
-                entry.put("sampler", c.sampler());
-                entry.put("secure_noise", c.secureNoise());
-                entry.set("parameters", CANONICAL.valueToTree(new TreeMap<>(c.parameters())));
-                entry.put("epsilon_after", t.epsilon);
-                entry.put("accountant", t.accountant);
-                entry.put("hash", chainHash(prev, entry));
-                ((ArrayNode) doc.get("entries")).add(entry);
+                List<Entry> out = new ArrayList<>();
+                List<DpEvent> sofar = new ArrayList<>();
+                for (int k = 0; k < plan.size(); k++) {
+                    Charge c = plan.get(k);
+                    sofar.add(c.event());
+                    Total tk = k == plan.size() - 1 ? t : total(s, new ComposedEvent(sofar));
+                    ObjectNode entry = CANONICAL.createObjectNode();
+                    entry.put("seq", s.entries().size() + k + 1);
+                    entry.put("time", Instant.now().toString());
+                    entry.put("label", c.label());
+                    entry.put("mechanism", c.mechanism());
+                    entry.set("event", EventJson.write(c.event()));
+                    entry.put("relation", s.relation().id());
+                    entry.put("sampler", c.sampler());
+                    entry.put("secure_noise", c.secureNoise());
+                    entry.set("parameters", CANONICAL.valueToTree(new TreeMap<>(c.parameters())));
+                    entry.put("epsilon_after", tk.epsilon);
+                    entry.put("accountant", tk.accountant);
+                    entry.put("hash", chainHash(prev, entry));
+                    prev = entry.get("hash").asText();
+                    ((ArrayNode) doc.get("entries")).add(entry);
+                    out.add(parseEntry(entry, s.relation()));
+                }
                 writeAtomically(doc);
-                return parseEntry(entry, s.relation());
+                return out;
             });
         } catch (Refused r) {
             throw new BudgetExceededException(r.getMessage());
