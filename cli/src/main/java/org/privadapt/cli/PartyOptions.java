@@ -27,7 +27,7 @@ public final class PartyOptions {
     @Option(names = "--ledger", paramLabel = "FILE", description = "This party's budget ledger (created if absent); the step is refused if it would overspend it.")
     Path ledger;
 
-    @Option(names = "--budget", paramLabel = "E", description = "Total epsilon of a new ledger (default: this step's epsilon).")
+    @Option(names = "--budget", paramLabel = "E", description = "Total epsilon of a new ledger (default: this step's epsilon); an existing ledger keeps its stored budget (given, it must match).")
     Double budget;
 
     @Option(names = "--public", split = ",", paramLabel = "size|classes|schema",
@@ -85,8 +85,7 @@ public final class PartyOptions {
     /** The party's session: its step's target (epsilon, delta), its ledger if any, and its noise. */
     public PrivacySession session(String party) throws BudgetLedger.LedgerException {
         NeighbouringRelation r = relation();
-        BudgetLedger l = ledger == null ? null : BudgetLedger.openOrCreate(ledger, party,
-                new PrivacyBudget(budget != null ? budget : epsilon, delta), r);
+        BudgetLedger l = ledger == null ? null : PrivacyOptions.ledger(ledger, party, budget, epsilon, r, delta);
         return new PrivacySession(party, new PrivacyBudget(epsilon, delta), r, PrivacyOptions.partyNoise(seed, 0, party), l);
     }
 

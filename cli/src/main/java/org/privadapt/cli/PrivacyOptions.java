@@ -161,12 +161,25 @@ public final class PrivacyOptions {
     public PrivacyContext context(int run, Path sourceLedger, Path targetLedger, Double sourceBudget, Double targetBudget)
             throws BudgetLedger.LedgerException {
         NeighbouringRelation r = relation();
-        BudgetLedger sl = sourceLedger == null ? null : BudgetLedger.openOrCreate(sourceLedger, "source",
-                new PrivacyBudget(sourceBudget != null ? sourceBudget : sourceEps(), delta), r);
-        BudgetLedger tl = targetLedger == null ? null : BudgetLedger.openOrCreate(targetLedger, "target",
-                new PrivacyBudget(targetBudget != null ? targetBudget : targetEps(), delta), r);
+        BudgetLedger sl = sourceLedger == null ? null : ledger(sourceLedger, "source", sourceBudget, sourceEps(), r);
+        BudgetLedger tl = targetLedger == null ? null : ledger(targetLedger, "target", targetBudget, targetEps(), r);
         return new PrivacyContext(new PrivacySession("source", new PrivacyBudget(sourceEps(), delta), r, partyNoise(seed, run, "source"), sl),
                 new PrivacySession("target", new PrivacyBudget(targetEps(), delta), r, partyNoise(seed, run, "target"), tl));
+    }
+
+    /**
+     * A party's ledger: with an explicit budget, created with it or checked against the stored one; without, an
+     * existing ledger keeps its stored budget and a new one gets the run's epsilon.
+     */
+    static BudgetLedger ledger(Path file, String party, Double budget, double runEpsilon, NeighbouringRelation r, double delta)
+            throws BudgetLedger.LedgerException {
+        return budget != null ? BudgetLedger.openOrCreate(file, party, new PrivacyBudget(budget, delta), r)
+                : BudgetLedger.openOrCreateKeepingBudget(file, party, new PrivacyBudget(runEpsilon, delta), r);
+    }
+
+    private BudgetLedger ledger(Path file, String party, Double budget, double runEpsilon, NeighbouringRelation r)
+            throws BudgetLedger.LedgerException {
+        return ledger(file, party, budget, runEpsilon, r, delta);
     }
 
     /**

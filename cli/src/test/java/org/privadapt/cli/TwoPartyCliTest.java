@@ -189,4 +189,22 @@ class TwoPartyCliTest {
         assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("one value");
     }
+
+    /** Issue 15.5: an existing ledger is reused without restating its budget (its stored budget applies). */
+    @Test
+    void anExistingLedgerIsReusedWithoutRepeatingTheBudget() throws Exception {
+        data();
+        CliHarness.Result first = release("--budget", "5");
+        assertThat(first.code()).as(first.err()).isZero();
+        // the same ledger again, without --budget (the step's epsilon 2 differs from the stored 5): was exit 5
+        Files.delete(dir.resolve("release.json"));
+        CliHarness.Result again = release();
+        assertThat(again.code()).as(again.err()).isZero();
+        assertThat(org.privadapt.privacy.ledger.BudgetLedger.open(dir.resolve("t.ledger")).read().budget().epsilon()).isEqualTo(5.0);
+        // a different explicit budget is still refused, and another party's ledger too
+        assertThat(release("--budget", "7").code()).isEqualTo(ExitCodes.ARTIFACT);
+        CliHarness.Result other = train(dir.resolve("release.json"), "--ledger", dir.resolve("t.ledger").toString());
+        assertThat(other.code()).isEqualTo(ExitCodes.ARTIFACT);
+        assertThat(other.err()).contains("party 'target'");
+    }
 }

@@ -71,10 +71,10 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--target-ledger", paramLabel = "FILE", description = "The target's budget ledger (created if absent).")
     java.nio.file.Path targetLedger;
 
-    @Option(names = "--source-budget", paramLabel = "E", description = "Total epsilon of a new source ledger (default: the run's).")
+    @Option(names = "--source-budget", paramLabel = "E", description = "Total epsilon of a new source ledger (default: the run's); an existing ledger keeps its stored budget.")
     Double sourceBudget;
 
-    @Option(names = "--target-budget", paramLabel = "E", description = "Total epsilon of a new target ledger (default: the run's).")
+    @Option(names = "--target-budget", paramLabel = "E", description = "Total epsilon of a new target ledger (default: the run's); an existing ledger keeps its stored budget.")
     Double targetBudget;
 
     @Mixin

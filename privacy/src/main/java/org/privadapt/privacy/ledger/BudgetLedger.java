@@ -142,6 +142,26 @@ public final class BudgetLedger {
     }
 
     /**
+     * Opens the party's ledger at {@code file}: an existing one with the budget it was created with (so that a
+     * ledger can be reused without restating its budget), or a new one with {@code budgetIfNew}.
+     *
+     * @throws LedgerException if it exists for another party or relation, or is invalid
+     */
+    public static BudgetLedger openOrCreateKeepingBudget(Path file, String party, PrivacyBudget budgetIfNew,
+                                                         NeighbouringRelation relation) throws LedgerException {
+        if (!Files.exists(file)) {
+            return openOrCreate(file, party, budgetIfNew, relation);
+        }
+        BudgetLedger l = new BudgetLedger(file);
+        Snapshot s = l.read();
+        if (!s.party().equals(party) || s.relation() != relation) {
+            throw new LedgerException(l.file + ": ledger exists for party '" + s.party() + "' under " + s.relation().id()
+                    + "; requested party '" + party + "' under " + relation.id());
+        }
+        return l;
+    }
+
+    /**
      * Opens an existing ledger.
      *
      * @throws LedgerException if there is none or it is invalid
