@@ -191,4 +191,17 @@ class RunCommandTest {
         assertThat(missingOpt.err()).contains("--source");
         assertThat(CliHarness.run("frobnicate").code()).isEqualTo(ExitCodes.USAGE);
     }
+
+    /** Issue 15.7: a bad method parameter is one line and exit 2, not a stack trace. */
+    @Test
+    void aNonPositiveRidgeIsAUsageErrorNotAStackTrace() throws Exception {
+        Path[] st = syntheticPair();
+        for (String method : new String[] {"coral", "prima"}) {
+            CliHarness.Result r = CliHarness.run("run", "--method", method, "--source", st[0].toString(), "--target", st[1].toString(),
+                    "--preprocess", "l2", "--epsilon", "2", "--param", "lambda=-5");
+            assertThat(r.code()).as(method + ": " + r.err()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("lambda must be").contains("-5").doesNotContain("Exception").doesNotContain("\tat ");
+            assertThat(r.err().strip().lines().count()).isEqualTo(1);
+        }
+    }
 }

@@ -48,6 +48,9 @@ public final class CoralMethod implements AdaptationMethod {
     public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy) throws DataException {
         task.source().requireSameDimension(task.target());
         double lambda = config.param("lambda", 1.0);
+        if (!(lambda > 0) || Double.isInfinite(lambda)) {
+            throw new IllegalArgumentException("lambda must be a finite number > 0 (the ridge added to both covariances), got " + lambda);
+        }
         // the aligned source is a deterministic function of the data: computed once for all repetitions of a cell
         DenseMatrix aligned = ALIGNED.get(List.of(task.source().features(), task.target().features()), List.of(lambda),
                 () -> Coral.alignSource(task.source().features(), task.target().features(), lambda)).copy();
