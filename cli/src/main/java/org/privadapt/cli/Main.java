@@ -22,14 +22,16 @@ import picocli.CommandLine.Command;
         subcommands = {DemoCommand.class, RunCommand.class, DatasetsCommand.class, PrivacyCommand.class,
             BenchCommand.class, TargetCommand.class, SourceCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 ok, 1 internal error, 2 usage error, 3 data error, 4 privacy budget refused, 5 invalid artifact or ledger."})
-public final class Main implements Runnable {
+public final class Main implements java.util.concurrent.Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public Integer call() {
+        // a command group without a subcommand is a usage error: the usage goes to standard error, exit 2
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return ExitCodes.USAGE;
     }
 
     public static void main(String[] args) {

@@ -10,7 +10,8 @@ public final class MethodOptions {
     @Option(names = "--param", paramLabel = "NAME=VALUE", description = "Method parameter, e.g. lambda=1 for coral (repeatable).")
     public Map<String, String> params = new LinkedHashMap<>();
 
-    @Option(names = "--classifier", defaultValue = "lr", description = "Downstream classifier (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--classifier", defaultValue = "lr", paramLabel = "lr|dnn",
+            description = "Downstream classifier: lr (multinomial logistic regression) or dnn (a network, --param hidden=...; default: ${DEFAULT-VALUE}).")
     public String classifier;
 
     @Option(names = "--l2", defaultValue = "1e-3", description = "L2 penalty of the classifier (default: ${DEFAULT-VALUE}).")

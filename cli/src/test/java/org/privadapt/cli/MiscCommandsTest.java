@@ -53,4 +53,18 @@ class MiscCommandsTest {
                 .contains("Exit codes");
         assertThat(CliHarness.run("--version").out()).startsWith("privadapt ");
     }
+
+    /** Issue 15.10: a command group without a subcommand prints its usage to standard error and exits 2. */
+    @Test
+    void aCommandGroupWithoutSubcommandIsAUsageError() {
+        for (String[] args : new String[][] {{}, {"privacy"}, {"source"}, {"target"}}) {
+            CliHarness.Result r = CliHarness.run(args);
+            assertThat(r.code()).as(String.join(" ", args)).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("Usage:");
+            assertThat(r.out()).isEmpty();
+        }
+        CliHarness.Result help = CliHarness.run("run", "--help");
+        assertThat(help.code()).isZero();
+        assertThat(help.out()).contains("--classifier=lr|dnn");
+    }
 }

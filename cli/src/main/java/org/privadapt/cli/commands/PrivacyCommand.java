@@ -34,13 +34,15 @@ import picocli.CommandLine.Parameters;
                 + "mechanism, and a party's budget ledger.",
         subcommands = {PrivacyCommand.Epsilon.class, PrivacyCommand.Rdp.class, PrivacyCommand.Sigma.class,
             PrivacyCommand.Gaussian.class, PrivacyCommand.Ledger.class})
-public final class PrivacyCommand implements Runnable {
+public final class PrivacyCommand implements java.util.concurrent.Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public Integer call() {
+        // a command group without a subcommand is a usage error: the usage goes to standard error, exit 2
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return org.privadapt.cli.ExitCodes.USAGE;
     }
 
     static void checkDelta(double delta) {

@@ -32,13 +32,15 @@ import picocli.CommandLine.Model.CommandSpec;
             "  train    read the target's release, spend from its own ledger, write the DP model artifact (PRIMA, PRISA).",
             "  release  release its own rows privately for the target (DPOT: JL projection plus Gaussian noise, noisy label counts)."},
         subcommands = {SourceCommand.Train.class, SourceCommand.Release.class})
-public final class SourceCommand implements Runnable {
+public final class SourceCommand implements java.util.concurrent.Callable<Integer> {
     @Spec
     CommandSpec spec;
 
     @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public Integer call() {
+        // a command group without a subcommand is a usage error: the usage goes to standard error, exit 2
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return org.privadapt.cli.ExitCodes.USAGE;
     }
 
     /** {@code privadapt source train}. */

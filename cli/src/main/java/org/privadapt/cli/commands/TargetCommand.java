@@ -44,13 +44,15 @@ import picocli.CommandLine.Model.CommandSpec;
             "  predict  the source's model applied to its rows (predictions; accuracy when labelled),",
             "  adapt    dpot-da: transport the source's DPOT release onto its rows, train its own model, predict."},
         subcommands = {TargetCommand.Release.class, TargetCommand.Predict.class, TargetCommand.Adapt.class})
-public final class TargetCommand implements Runnable {
+public final class TargetCommand implements java.util.concurrent.Callable<Integer> {
     @Spec
     CommandSpec spec;
 
     @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public Integer call() {
+        // a command group without a subcommand is a usage error: the usage goes to standard error, exit 2
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return org.privadapt.cli.ExitCodes.USAGE;
     }
 
     /** Loads a party's data and applies row-local preprocessing (each row on its own: no privacy cost). */
