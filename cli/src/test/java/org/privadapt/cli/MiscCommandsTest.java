@@ -67,4 +67,13 @@ class MiscCommandsTest {
         assertThat(help.code()).isZero();
         assertThat(help.out()).contains("--classifier=lr|dnn");
     }
+
+    /** Issue 15.10: no noise is infinite epsilon, said in words, without a NaN order. */
+    @Test
+    void zeroNoiseSaysInfinityWithoutANanOrder() {
+        CliHarness.Result r = CliHarness.run("privacy", "epsilon", "--noise-multiplier", "0", "--sample-rate", "0.1", "--steps", "10",
+                "--delta", "1e-5");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("epsilon = infinity").contains("no privacy").doesNotContain("NaN");
+    }
 }

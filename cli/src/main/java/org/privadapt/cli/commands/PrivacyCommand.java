@@ -127,7 +127,9 @@ public final class PrivacyCommand implements java.util.concurrent.Callable<Integ
                 out.put("epsilon", eo[0]);
                 out.put("delta", delta);
                 out.put("accountant", acc.name());
-                out.put("order", eo[1]);
+                if (!Double.isNaN(eo[1])) {
+                    out.put("order", eo[1]);
+                }
             } else {
                 out.put("epsilon", acc.epsilon(e, delta));
                 out.put("delta", delta);
@@ -141,9 +143,14 @@ public final class PrivacyCommand implements java.util.concurrent.Callable<Integ
                 w.println(Json.write(out));
             } else {
                 printWarnings(spec, warnings);
-                w.printf(Locale.ROOT, "epsilon = %.10g at delta = %s (%s accountant%s; %s; add/remove neighbours)%n",
-                        (double) out.get("epsilon"), delta, acc.name(),
-                        out.containsKey("order") ? ", optimal order " + out.get("order") : "", e.describe());
+                double eps = (double) out.get("epsilon");
+                if (Double.isInfinite(eps)) {
+                    w.printf(Locale.ROOT, "epsilon = infinity at delta = %s: no privacy (%s; %s accountant; add/remove neighbours)%n",
+                            delta, sigma == 0 ? "a noise multiplier of 0 adds no noise" : "no order gives a finite bound", acc.name());
+                } else {
+                    w.printf(Locale.ROOT, "epsilon = %.10g at delta = %s (%s accountant%s; %s; add/remove neighbours)%n", eps, delta,
+                            acc.name(), out.containsKey("order") ? ", optimal order " + out.get("order") : "", e.describe());
+                }
             }
             return ExitCodes.OK;
         }
