@@ -21,6 +21,21 @@ public final class MethodOptions {
     public int runs;
 
     /** Checks the values and builds the configuration, with {@code extra} parameters added. */
+    /**
+     * Checks every {@code --param} name (and {@code extra}, e.g. a swept parameter) against what the methods read.
+     *
+     * @throws UsageException naming the unknown parameter and the valid ones
+     */
+    public void checkNames(java.util.List<? extends org.privadapt.methods.core.AdaptationMethod> methods, java.util.Set<String> extra) {
+        Map<String, String> all = new LinkedHashMap<>(params);
+        extra.forEach(e -> all.put(e, ""));
+        try {
+            org.privadapt.methods.core.MethodParameters.check(methods, all);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage(), e);
+        }
+    }
+
     public MethodConfig config(Map<String, String> extra) {
         if (runs < 1) {
             throw new UsageException("--runs must be at least 1, got " + runs);

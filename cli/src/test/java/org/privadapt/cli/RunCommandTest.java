@@ -204,4 +204,27 @@ class RunCommandTest {
             assertThat(r.err().strip().lines().count()).isEqualTo(1);
         }
     }
+
+    /** Issue 15.6: misspelt --param names and bad enum values are usage errors that list what is valid. */
+    @Test
+    void unknownParametersAndValuesAreUsageErrorsListingTheValidOnes() throws Exception {
+        Path[] st = syntheticPair();
+        CliHarness.Result typo = CliHarness.run("run", "--method", "coral", "--source", st[0].toString(), "--target", st[1].toString(),
+                "--param", "lamda=2");
+        assertThat(typo.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(typo.err()).contains("unknown --param 'lamda'").contains("lambda");
+        CliHarness.Result epoch = CliHarness.run("run", "--method", "dp-source-only", "--source", st[0].toString(), "--target",
+                st[1].toString(), "--preprocess", "l2", "--epsilon", "1", "--param", "epoch=50");
+        assertThat(epoch.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(epoch.err()).contains("unknown --param 'epoch'").contains("epochs");
+        CliHarness.Result value = CliHarness.run("run", "--method", "prima", "--source", st[0].toString(), "--target", st[1].toString(),
+                "--preprocess", "l2", "--epsilon", "1", "--param", "partitioning=foo");
+        assertThat(value.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(value.err()).contains("partitioning must be one of [single, random, forward], got 'foo'").doesNotContain("enum");
+        CliHarness.Result release = CliHarness.run("target", "release", "--method", "prima", "--data", st[1].toString(), "--epsilon", "1",
+                "--out", dir.resolve("r.json").toString(), "--param", "blocksize=4");
+        assertThat(release.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(release.err()).contains("unknown --param 'blocksize'").contains("block-size");
+        assertThat(dir.resolve("r.json")).doesNotExist();
+    }
 }

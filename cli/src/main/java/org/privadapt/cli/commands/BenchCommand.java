@@ -176,6 +176,8 @@ public final class BenchCommand implements Callable<Integer> {
         for (String m : methods) {
             ms.add(Runs.method(m.trim()));
         }
+        methodOptions.checkNames(ms, sweep != null && sweep.indexOf('=') > 0 ? java.util.Set.of(sweep.substring(0, sweep.indexOf('=')))
+                : java.util.Set.of());
         boolean anyPrivate = ms.stream().anyMatch(AdaptationMethod::isPrivate);
         privacy.validate(anyPrivate, true);
         output.requireWritable(plot);

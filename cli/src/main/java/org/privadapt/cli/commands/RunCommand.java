@@ -94,6 +94,7 @@ public final class RunCommand implements Callable<Integer> {
         MethodConfig config = methodOptions.config(Map.of());
         int runs = methodOptions.runs;
         AdaptationMethod m = Runs.method(method);
+        methodOptions.checkNames(List.of(m), java.util.Set.of());
         privacy.validate(m.isPrivate());
         output.requireWritable(null);
         Preprocessing pre = Runs.preprocessing(preprocess != null ? preprocess : m.isPrivate() ? "l2" : "l1,zscore");

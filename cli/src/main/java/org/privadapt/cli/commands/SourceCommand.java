@@ -94,6 +94,7 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
                         + " features, the source's data " + source.firstFile() + " has " + source.dimension());
             }
             source.classLabels();
+            checkParams("source train", org.privadapt.methods.core.MethodParameters.DP_SGD, params);
             MethodConfig mc = new MethodConfig(classifier, 0.0, 1L, params);
             PrivacySession session = party.session("source");
             SourceModel model;
@@ -171,6 +172,8 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
             PartyOptions.requireWritable(out, "--out");
             org.privadapt.methods.dpot.DpotConfig cfg;
             try {
+                org.privadapt.methods.core.MethodParameters.check("source release --method dpot",
+                        org.privadapt.methods.dpot.DpotConfig.PARAMETERS, params);
                 cfg = org.privadapt.methods.dpot.DpotConfig.from(new MethodConfig("lr", 1e-3, 1L, params));
             } catch (IllegalArgumentException e) {
                 throw new UsageException("--param: " + e.getMessage(), e);
@@ -212,6 +215,14 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
                         session.isPrivate() ? "" : " -- seeded noise: NOT differentially private");
             }
             return ExitCodes.OK;
+        }
+    }
+
+    static void checkParams(String what, java.util.Set<String> valid, Map<String, String> params) {
+        try {
+            org.privadapt.methods.core.MethodParameters.check(what, valid, params);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--param: " + e.getMessage(), e);
         }
     }
 }

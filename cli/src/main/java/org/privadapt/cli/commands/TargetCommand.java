@@ -123,6 +123,7 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             String pre = Runs.preprocessing(preprocess).spec();
             PrimaConfig cfg;
             try {
+                org.privadapt.methods.core.MethodParameters.check("target release", org.privadapt.methods.prima.PrimaConfig.PARAMETERS, params);
                 cfg = m.config(new MethodConfig("lr", 0.0, 1L, params), pre);
             } catch (IllegalArgumentException e) {
                 throw new UsageException(m.name() + ": " + e.getMessage(), e);

@@ -34,6 +34,11 @@ public final class CoralMethod implements AdaptationMethod {
     }
 
     @Override
+    public java.util.Set<String> parameters() {
+        return org.privadapt.methods.core.MethodParameters.union(org.privadapt.methods.core.MethodParameters.CLASSIFIER, java.util.Set.of("lambda"));
+    }
+
+    @Override
     public boolean isPrivate() {
         return false;
     }

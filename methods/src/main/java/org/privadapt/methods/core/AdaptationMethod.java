@@ -22,6 +22,11 @@ public interface AdaptationMethod {
         return java.util.Set.of();
     }
 
+    /** The {@code --param} names this method reads ({@link MethodParameters}); any other name is refused. */
+    default java.util.Set<String> parameters() {
+        return MethodParameters.CLASSIFIER;
+    }
+
     /**
      * True if, under {@code config}, the outcome depends neither on the run's seed nor on its noise (a full-batch
      * L-BFGS model on a closed-form transform, say), so that repetitions are identical and {@code bench} runs the method

@@ -24,6 +24,11 @@ public final class TargetOnlyMethod implements AdaptationMethod {
     }
 
     @Override
+    public java.util.Set<String> parameters() {
+        return org.privadapt.methods.core.MethodParameters.union(org.privadapt.methods.core.MethodParameters.CLASSIFIER, java.util.Set.of("target-labels"));
+    }
+
+    @Override
     public boolean isPrivate() {
         return false;
     }

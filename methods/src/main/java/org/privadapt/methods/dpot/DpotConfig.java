@@ -54,6 +54,10 @@ public record DpotConfig(Level level, int dim, double clip, double noiseRatio, d
         }
     }
 
+    /** The {@code --param} names {@link #from} reads. */
+    public static final java.util.Set<String> PARAMETERS = java.util.Set.of("level", "mode", "dim", "clip", "noise-ratio",
+            "label-share", "batch", "batches", "reg-e", "reg-g", "outer", "target-labels");
+
     public static DpotConfig defaults() {
         return new DpotConfig(Level.RECORD, 0, 1.0, Double.NaN, 0.1, false, 128, 0, 0.01, 0.1, 10, 0);
     }

@@ -36,6 +36,11 @@ public final class DpotDaMethod implements AdaptationMethod {
     }
 
     @Override
+    public java.util.Set<String> parameters() {
+        return org.privadapt.methods.core.MethodParameters.union(org.privadapt.methods.core.MethodParameters.CLASSIFIER, DpotConfig.PARAMETERS);
+    }
+
+    @Override
     public boolean isPrivate() {
         return true;
     }

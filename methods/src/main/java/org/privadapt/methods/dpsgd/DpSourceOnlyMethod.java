@@ -36,6 +36,11 @@ public final class DpSourceOnlyMethod implements AdaptationMethod {
     }
 
     @Override
+    public java.util.Set<String> parameters() {
+        return org.privadapt.methods.core.MethodParameters.DP_SGD;
+    }
+
+    @Override
     public boolean isPrivate() {
         return true;
     }

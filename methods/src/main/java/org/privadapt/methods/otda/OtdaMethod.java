@@ -40,6 +40,11 @@ public final class OtdaMethod implements AdaptationMethod {
     }
 
     @Override
+    public java.util.Set<String> parameters() {
+        return org.privadapt.methods.core.MethodParameters.union(org.privadapt.methods.core.MethodParameters.CLASSIFIER, java.util.Set.of("reg-e", "reg-g", "outer", "target-labels"));
+    }
+
+    @Override
     public boolean isPrivate() {
         return false;
     }

@@ -75,6 +75,11 @@ public final class PateMethod implements AdaptationMethod {
     }
 
     @Override
+    public java.util.Set<String> parameters() {
+        return org.privadapt.methods.core.MethodParameters.union(org.privadapt.methods.core.MethodParameters.CLASSIFIER, java.util.Set.of("teachers", "queries", "auto-ratio"));
+    }
+
+    @Override
     public boolean isPrivate() {
         return true;
     }

@@ -83,20 +83,49 @@ public record PrimaConfig(Adaptation adaptation, Partitioning partitioning, bool
     }
 
     /** Reads the method parameters ({@code --param name=value}) over the defaults of a variant. */
+    /** The {@code --param} names {@link #from} reads. */
+    public static final java.util.Set<String> PARAMETERS = java.util.Set.of("partitioning", "shrink", "block-size", "max-block",
+            "fs-share", "row-bound", "block-scale", "moment-weight", "centred", "standardize", "variance-floor", "lambda",
+            "sa-fraction", "source-share", "ensemble", "multiclass", "shrink-target");
+
+    /** An enum parameter's value, or a one-line error listing the valid values (not Java's enum message). */
+    static <E extends Enum<E>> E choice(MethodConfig c, String name, Class<E> type, E dflt) {
+        String v = c.params().get(name);
+        if (v == null) {
+            return dflt;
+        }
+        try {
+            return Enum.valueOf(type, v.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + " must be one of " + java.util.Arrays.stream(type.getEnumConstants())
+                    .map(x -> x.name().toLowerCase(Locale.ROOT)).toList() + ", got '" + v + "'");
+        }
+    }
+
+    /** One of two words, or a one-line error. */
+    static boolean choice(MethodConfig c, String name, String yes, String no, boolean dflt) {
+        String v = c.params().get(name);
+        if (v == null) {
+            return dflt;
+        }
+        if (v.equals(yes) || v.equals(no)) {
+            return v.equals(yes);
+        }
+        throw new IllegalArgumentException(name + " must be " + no + " or " + yes + ", got '" + v + "'");
+    }
+
     public static PrimaConfig from(PrimaConfig base, MethodConfig c) {
         return new PrimaConfig(base.adaptation(),
-                c.params().containsKey("partitioning") ? Partitioning.valueOf(c.params().get("partitioning").toUpperCase(Locale.ROOT))
-                        : base.partitioning(),
+                choice(c, "partitioning", Partitioning.class, base.partitioning()),
                 bool(c, "shrink", base.shrink()), c.intParam("block-size", base.blockSize()), c.intParam("max-block", base.maxBlock()),
                 c.param("fs-share", base.fsShare()), c.param("row-bound", base.rowBound()),
                 c.param("block-scale", base.blockScale()), c.param("moment-weight", base.momentWeight()),
                 bool(c, "centred", base.centred()),
                 bool(c, "standardize", base.standardize()), c.param("variance-floor", base.varianceFloor()),
                 c.param("lambda", base.lambda()), c.param("sa-fraction", base.saFraction()),
-                c.param("source-share", base.sourceShare()), "vote".equals(c.params().getOrDefault("ensemble", base.vote() ? "vote" : "joint")),
-                "ovr".equals(c.params().getOrDefault("multiclass", base.oneVsRest() ? "ovr" : "multinomial")),
-                c.params().containsKey("shrink-target") ? ShrinkTarget.valueOf(c.params().get("shrink-target").toUpperCase(Locale.ROOT))
-                        : base.shrinkTarget());
+                c.param("source-share", base.sourceShare()), choice(c, "ensemble", "vote", "joint", base.vote()),
+                choice(c, "multiclass", "ovr", "multinomial", base.oneVsRest()),
+                choice(c, "shrink-target", ShrinkTarget.class, base.shrinkTarget()));
     }
 
     private static boolean bool(MethodConfig c, String name, boolean dflt) {

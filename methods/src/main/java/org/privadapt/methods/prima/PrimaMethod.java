@@ -86,6 +86,11 @@ public final class PrimaMethod implements AdaptationMethod {
     }
 
     @Override
+    public java.util.Set<String> parameters() {
+        return org.privadapt.methods.core.MethodParameters.union(org.privadapt.methods.core.MethodParameters.DP_SGD, PrimaConfig.PARAMETERS);
+    }
+
+    @Override
     public boolean isPrivate() {
         return true;
     }

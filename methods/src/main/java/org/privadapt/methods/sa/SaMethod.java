@@ -32,6 +32,11 @@ public final class SaMethod implements AdaptationMethod {
     }
 
     @Override
+    public java.util.Set<String> parameters() {
+        return org.privadapt.methods.core.MethodParameters.union(org.privadapt.methods.core.MethodParameters.CLASSIFIER, java.util.Set.of("k"));
+    }
+
+    @Override
     public boolean isPrivate() {
         return false;
     }
