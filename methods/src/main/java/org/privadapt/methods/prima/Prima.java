@@ -216,6 +216,9 @@ public final class Prima {
             models.add(group);
         }
         ObjectNode privacy = statement(session, "source", delta);
+        // what the model carries without noise because the source declared it public (neighbouring-relations.md)
+        com.fasterxml.jackson.databind.node.ArrayNode declared = privacy.putArray("declared_public");
+        source.publicFacts().describe().forEach(declared::add);
         Map<String, Object> d = plan.describe();
         ObjectNode training = privacy.putObject("training");
         d.forEach((key, v) -> training.put(key, String.valueOf(v)));

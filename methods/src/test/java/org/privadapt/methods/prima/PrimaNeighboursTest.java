@@ -150,6 +150,8 @@ class PrimaNeighboursTest {
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("number of records");
             JsonNode a = sourceModel(p.d().dataset("s").withPublicFacts(declared), r, NeighbouringRelation.ADD_OR_REMOVE_ONE);
             JsonNode b = sourceModel(p.dPrime().dataset("s").withPublicFacts(declared), r, NeighbouringRelation.ADD_OR_REMOVE_ONE);
+            // the model says what it carries because it was declared public
+            assertThat(a.at("/privacy/declared_public").toString()).contains("size (harness)").contains("classes (harness)");
             ReleaseComparison.assertOnlyDeclaredDiffer(a, b, path -> ReleaseComparison.metadata(path)
                     || path.matches("/payload/groups/.*/(weights|bias)/base64")
                     || nDetermined(path), cfg.adaptation() + " add/remove " + p);
