@@ -22,6 +22,8 @@ public final class Version implements CommandLine.IVersionProvider {
 
     @Override
     public String[] getVersion() {
-        return new String[] {"privadapt " + get(), "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")"};
+        return new String[] {"privadapt " + get(),
+                "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")",
+                "linear algebra: " + org.privadapt.math.LinAlg.backend().description()};
     }
 }

@@ -15,6 +15,16 @@ import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
  * itself creates are supported (leading dimension = number of rows).
  */
 public final class EjmlBackend implements LinAlgBackend {
+    private final String why;
+
+    public EjmlBackend() {
+        this(null);
+    }
+
+    /** @param why why the native backend is not used (shown by {@link #description()}), or null */
+    public EjmlBackend(String why) {
+        this.why = why;
+    }
 
     @Override
     public String name() {
@@ -23,7 +33,8 @@ public final class EjmlBackend implements LinAlgBackend {
 
     @Override
     public String description() {
-        return "ejml (EJML 0.46 CommonOps_MT_DDRM + symmetric QR eigensolver, pure Java)";
+        return "ejml (EJML 0.46 CommonOps_MT_DDRM + symmetric QR eigensolver, pure Java"
+                + (why == null ? "" : "; native BLAS: " + why) + ")";
     }
 
     @Override

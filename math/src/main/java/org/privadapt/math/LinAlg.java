@@ -54,7 +54,7 @@ public final class LinAlg {
                 LinAlgBackend b = NetlibBackend.nativeOrNull();
                 if (b == null) {
                     throw new IllegalStateException("native BLAS/LAPACK requested (privadapt.linalg=native) but "
-                            + "libblas.so.3/liblapack.so.3 could not be loaded; install libopenblas0-pthread");
+                            + "none could be loaded: " + NativeBlas.prepare().describe());
                 }
                 return b;
             }
@@ -65,7 +65,7 @@ public final class LinAlg {
                 return new EjmlBackend();
             case "auto": {
                 LinAlgBackend b = NetlibBackend.nativeOrNull();
-                return b != null ? b : new EjmlBackend(); // measured fastest pure-Java option
+                return b != null ? b : new EjmlBackend(NativeBlas.prepare().describe()); // fastest pure-Java option
             }
             default:
                 throw new IllegalArgumentException("unknown linear-algebra backend '" + choice

@@ -9,8 +9,9 @@ import dev.ludovic.netlib.lapack.NativeLAPACK;
 import org.netlib.util.intW;
 
 /**
- * BLAS/LAPACK through dev.ludovic.netlib: with {@link #nativeOrNull()} the system's {@code libblas.so.3} /
- * {@code liblapack.so.3} (OpenBLAS when installed) through JNI; with {@link #pureJava()} netlib's Java BLAS
+ * BLAS/LAPACK through dev.ludovic.netlib: with {@link #nativeOrNull()} a native library through JNI (the
+ * system's {@code libblas.so.3}/{@code liblapack.so.3}, or the OpenBLAS shipped as a Maven artifact: see
+ * {@link NativeBlas}); with {@link #pureJava()} netlib's Java BLAS
  * and the F2J translation of reference LAPACK. Both implement the same Fortran interfaces, so results agree
  * to rounding.
  */
@@ -36,8 +37,14 @@ public final class NetlibBackend implements LinAlgBackend {
         this.isNative = isNative;
     }
 
-    /** The native backend, or null when no native BLAS/LAPACK can be loaded on this machine. */
+    /**
+     * The native backend, or null when no native BLAS/LAPACK can be loaded on this machine. Which library
+     * is opened (the system's, or the OpenBLAS shipped through Maven) is decided by {@link NativeBlas}.
+     */
     public static NetlibBackend nativeOrNull() {
+        if (NativeBlas.prepare().source() == NativeBlas.Source.NONE) {
+            return null;
+        }
         try {
             return new NetlibBackend(NativeBLAS.getInstance(), NativeLAPACK.getInstance(), true);
         } catch (RuntimeException | LinkageError e) {
@@ -56,8 +63,8 @@ public final class NetlibBackend implements LinAlgBackend {
 
     @Override
     public String description() {
-        return name() + " (" + blas.getClass().getSimpleName() + " + " + lapack.getClass().getSimpleName()
-                + (isNative ? ", system libblas.so.3/liblapack.so.3" : "") + ")";
+        return name() + " (" + blas.getClass().getSimpleName() + " + " + lapack.getClass().getSimpleName() + ")"
+                + (isNative ? ": " + NativeBlas.prepare().describe() : "");
     }
 
     @Override
