@@ -227,4 +227,39 @@ class RunCommandTest {
         assertThat(release.err()).contains("unknown --param 'blocksize'").contains("block-size");
         assertThat(dir.resolve("r.json")).doesNotExist();
     }
+
+    /** A three-feature signed table: the default is chosen from the data (zscore), printed, and recorded. */
+    @Test
+    void defaultPreprocessingIsChosenFromTheDataAndPrinted() throws Exception {
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(3);
+        StringBuilder src = new StringBuilder("a,b,c,label\n");
+        StringBuilder tgt = new StringBuilder("a,b,c,label\n");
+        for (int i = 0; i < 300; i++) {
+            int y = i % 3;
+            double a = rng.nextGaussian() + (y == 0 ? 2 : y == 1 ? -2 : 0);
+            double b = 3 * rng.nextGaussian() + (y == 2 ? 5 : 0);
+            double c = rng.nextGaussian() - 1;
+            src.append(a).append(',').append(b).append(',').append(c).append(',').append(y).append('\n');
+            tgt.append(2 * a + 1).append(',').append(b).append(',').append(c + 3).append(',').append(y).append('\n');
+        }
+        Path s = dir.resolve("s.csv");
+        Path t = dir.resolve("t.csv");
+        Files.writeString(s, src);
+        Files.writeString(t, tgt);
+        CliHarness.Result text = CliHarness.run("run", "--method", "source-only", "--source", s.toString(), "--target",
+                t.toString(), "--label-column", "label");
+        assertThat(text.code()).as(text.err()).isZero();
+        assertThat(text.err()).contains("preprocessing zscore (default for tabular columns");
+        CliHarness.Result json = CliHarness.run("run", "--method", "source-only", "--source", s.toString(), "--target",
+                t.toString(), "--label-column", "label", "--json");
+        JsonNode cfg = Json.MAPPER.readTree(json.out()).get("config");
+        assertThat(cfg.get("preprocess").asText()).isEqualTo("zscore");
+        assertThat(cfg.get("preprocess_default").asText()).contains("tabular");
+        assertThat(Json.MAPPER.readTree(json.out()).get("results").get(0).get("accuracy_mean").asDouble()).isGreaterThan(0.7);
+        CliHarness.Result priv = CliHarness.run("run", "--method", "dp-source-only", "--source", s.toString(), "--target",
+                t.toString(), "--label-column", "label", "--epsilon", "2", "--seed", "1", "--source-public", "size,classes",
+                "--delta", "1e-4");
+        assertThat(priv.code()).as(priv.err()).isZero();
+        assertThat(priv.err()).contains("preprocessing l2,scale=1 (default for private methods");
+    }
 }

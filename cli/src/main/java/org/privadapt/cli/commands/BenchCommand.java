@@ -25,6 +25,7 @@ import org.privadapt.cli.report.Plots;
 import org.privadapt.cli.report.Report;
 import org.privadapt.data.DataException;
 import org.privadapt.data.Dataset;
+import org.privadapt.data.preprocess.DefaultPreprocessing;
 import org.privadapt.data.preprocess.Preprocessing;
 import org.privadapt.data.registry.BenchmarkRegistry;
 import org.privadapt.data.registry.Suite;
@@ -70,7 +71,8 @@ public final class BenchCommand implements Callable<Integer> {
     List<String> tasks;
 
     @Option(names = "--preprocess", paramLabel = "STEPS",
-            description = "Preprocessing steps, each fitted on its own party's data (default: the suite's, see README).")
+            description = "Preprocessing steps, each fitted on its own party's data (default: l2,scale=floor(sqrt(d)) when a "
+                    + "private method is compared, else by the kind of data, as for run; printed).")
     String preprocess;
 
     @Option(names = "--jobs", paramLabel = "N", defaultValue = "1",
@@ -123,21 +125,6 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    /**
-     * Default preprocessing per suite: the protocol of the papers that use it, or, when a private method is among
-     * those compared, a row-local version of it (private methods refuse steps fitted on a protected party's data).
-     */
-    static String defaultPreprocessing(String suite, boolean anyPrivate) {
-        return switch (suite) {
-            // private: rows to unit L2 norm times about sqrt(d) (row-local; features of order one, the row bound is
-            // the scale, DP-SGD's default clip and learning rate suit it): 28 for SURF-800, 70 for 5000 words
-            case "office-caltech10" -> anyPrivate ? "l2,scale=28" : "l1,zscore";
-            case "amazon-reviews" -> anyPrivate ? "l2,scale=70" : "none";
-            case "iu-chest-xray" -> "none";
-            default -> anyPrivate ? "none" : "zscore";
-        };
-    }
-
     @Override
     public Integer call() throws Exception {
         if ("linalg".equals(suiteName)) {
@@ -185,10 +172,16 @@ public final class BenchCommand implements Callable<Integer> {
         if (epsSweep != null && sweep != null) {
             throw new UsageException("sweep either --epsilon (a list) or --sweep, not both");
         }
-        Preprocessing pre = Runs.preprocessing(preprocess != null ? preprocess : defaultPreprocessing(suite.name(), anyPrivate));
+        List<String[]> pairs = resolveTasks(suite);
+        DefaultPreprocessing.Choice preDefault = preprocess != null ? null
+                : DefaultPreprocessing.choose(reg.load(suite.name(), pairs.get(0)[0], suite.trainSplit()), anyPrivate);
+        Preprocessing pre = Runs.preprocessing(preprocess != null ? preprocess : preDefault.spec());
+        if (preDefault != null && !output.json) {
+            spec.commandLine().getErr().println("privadapt: preprocessing " + preDefault.spec() + " (default for "
+                    + preDefault.reason() + "; --preprocess to change)");
+        }
         java.util.Set<String> protectedParties = new java.util.TreeSet<>();
         ms.forEach(m -> protectedParties.addAll(m.protectedParties()));
-        List<String[]> pairs = resolveTasks(suite);
         String sweepName = null;
         List<String> sweepValues = List.of("");
         if (epsSweep != null) {
@@ -207,6 +200,9 @@ public final class BenchCommand implements Callable<Integer> {
         cfg.put("methods", methods);
         cfg.put("tasks", pairs.stream().map(t -> t[0] + "->" + t[1]).toList());
         cfg.put("preprocess", pre.spec());
+        if (preDefault != null) {
+            cfg.put("preprocess_default", preDefault.reason());
+        }
         cfg.putAll(methodOptions.describe());
         if (anyPrivate || !privacy.epsilonValues().isEmpty() || privacy.seeded()) {
             // also when only non-private methods run with privacy flags given: a checkpoint shared with private

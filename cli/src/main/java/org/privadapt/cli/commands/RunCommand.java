@@ -21,6 +21,7 @@ import org.privadapt.cli.report.Json;
 import org.privadapt.cli.report.Markdown;
 import org.privadapt.cli.report.Report;
 import org.privadapt.data.Dataset;
+import org.privadapt.data.preprocess.DefaultPreprocessing;
 import org.privadapt.data.preprocess.Preprocessing;
 import org.privadapt.math.LinAlg;
 import org.privadapt.methods.core.AdaptationMethod;
@@ -60,9 +61,10 @@ public final class RunCommand implements Callable<Integer> {
     String targetEval;
 
     @Option(names = "--preprocess", paramLabel = "STEPS",
-            description = "Preprocessing steps, each fitted on its own party's data: l1, center, zscore, minmax, "
-                    + "minmax=LO:HI, clip=BOUND, l2, none (default: l1,zscore; l2 for private methods, which accept only "
-                    + "row-local steps for the parties they protect).")
+            description = "Preprocessing steps, each fitted on its own party's data: l1, l2, center, zscore, minmax, "
+                    + "minmax=LO:HI, clip=BOUND, scale=K (rows times K), none. Default: private methods l2,scale=K with "
+                    + "K = floor(sqrt(d)) (row-local); otherwise by the kind of data: l1,zscore for count histograms, "
+                    + "none for sparse counts, zscore for tabular or dense real features. The choice is printed.")
     String preprocess;
 
     @Option(names = "--source-ledger", paramLabel = "FILE", description = "The source's budget ledger (created if absent).")
@@ -97,8 +99,9 @@ public final class RunCommand implements Callable<Integer> {
         methodOptions.checkNames(List.of(m), java.util.Set.of());
         privacy.validate(m.isPrivate());
         output.requireWritable(null);
-        Preprocessing pre = Runs.preprocessing(preprocess != null ? preprocess : m.isPrivate() ? "l2" : "l1,zscore");
         Dataset src = data.load(source, DataSpecs.Role.SOURCE).withPublicFacts(privacy.declared("source"));
+        DefaultPreprocessing.Choice preDefault = preprocess != null ? null : DefaultPreprocessing.choose(src, m.isPrivate());
+        Preprocessing pre = Runs.preprocessing(preprocess != null ? preprocess : preDefault.spec());
         Dataset tgt = data.load(target, DataSpecs.Role.TARGET).withPublicFacts(privacy.declared("target"));
         Dataset eval = targetEval != null ? data.load(targetEval, DataSpecs.Role.EVALUATION)
                 : (data.registry().isRef(target) && target.indexOf(':') < 0 ? data.load(target, DataSpecs.Role.EVALUATION) : tgt);
@@ -108,6 +111,10 @@ public final class RunCommand implements Callable<Integer> {
             task = TaskPreparation.prepare(taskName, src, tgt, eval, pre, m.protectedParties());
         } catch (IllegalArgumentException e) {
             throw new UsageException(m.name() + ": " + e.getMessage(), e);
+        }
+        if (preDefault != null && !output.json) {
+            spec.commandLine().getErr().println("privadapt: preprocessing " + preDefault.spec() + " (default for "
+                    + preDefault.reason() + "; --preprocess to change)");
         }
         if (m.isPrivate()) {
             for (String party : m.protectedParties()) {
@@ -127,6 +134,9 @@ public final class RunCommand implements Callable<Integer> {
         Map<String, Object> cfg = new LinkedHashMap<>();
         cfg.put("method", m.name());
         cfg.put("preprocess", pre.spec());
+        if (preDefault != null) {
+            cfg.put("preprocess_default", preDefault.reason());
+        }
         cfg.putAll(methodOptions.describe());
         if (m.isPrivate()) {
             cfg.put("delta", privacy.delta());

@@ -22,7 +22,8 @@ public final class RowScale extends RowScaling {
 
     @Override
     public String spec() {
-        return "scale=" + factor;
+        return "scale=" + (factor == Math.rint(factor) && Math.abs(factor) < 1e15 ? Long.toString((long) factor)
+                : Double.toString(factor));
     }
 
     @Override
