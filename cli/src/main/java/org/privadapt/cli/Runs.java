@@ -197,7 +197,7 @@ public final class Runs {
                     continue;
                 }
                 String key = party + "/" + ("source".equals(party) ? r.source() : r.target());
-                boolean notPrivate = "inf".equals(s.epsilon());
+                boolean notPrivate = Report.unprotected(s.epsilon());
                 if (!notPrivate && s.events() == null) {
                     continue; // nothing read (epsilon 0)
                 }
@@ -213,15 +213,16 @@ public final class Runs {
         for (String key : cells.keySet()) {
             String[] pd = key.split("/", 2);
             if (open.get(key)) {
-                out.add(new Report.DomainTotal(pd[0], pd[1], false, "inf", null, cells.get(key), "data read without differential privacy"));
+                out.add(new Report.DomainTotal(pd[0], pd[1], false, null, null, cells.get(key), "data read without differential privacy"));
                 continue;
             }
             org.privadapt.privacy.accounting.Accountants.Certified c = org.privadapt.privacy.accounting.Accountants.certify(relation,
                     new org.privadapt.privacy.events.ComposedEvent(events.get(key)), delta);
             double eps = c == null ? Double.POSITIVE_INFINITY : c.epsilon();
             boolean s = seeded.get(key);
-            out.add(new Report.DomainTotal(pd[0], pd[1], !s && Double.isFinite(eps), Double.isFinite(eps) ? eps : "inf", delta,
-                    cells.get(key), s ? "seeded noise (--seed): NOT PRIVATE" : null));
+            out.add(new Report.DomainTotal(pd[0], pd[1], !s && Double.isFinite(eps), Double.isFinite(eps) ? eps : "infinity", delta,
+                    cells.get(key), s ? "seeded noise (--seed): NOT PRIVATE"
+                            : Double.isFinite(eps) ? null : "no finite epsilon: the accountant cannot compose these cells"));
         }
         return out;
     }
@@ -273,6 +274,30 @@ public final class Runs {
                 .orElse("unlabelled");
     }
 
+    /**
+     * A number for people: at most 4 significant digits, no trailing zeros, no binary rounding noise
+     * ({@code 9.999999990000001E-10} prints as {@code 1e-9}, 2.0 as {@code 2}, 0.30000000000000004 as {@code 0.3}).
+     */
+    public static String formatNumber(double v) {
+        if (Double.isNaN(v)) {
+            return "NaN";
+        }
+        if (Double.isInfinite(v)) {
+            return v > 0 ? "infinity" : "-infinity";
+        }
+        if (v == 0) {
+            return "0";
+        }
+        java.math.BigDecimal b = new java.math.BigDecimal(v).round(new java.math.MathContext(4)).stripTrailingZeros();
+        double a = Math.abs(b.doubleValue());
+        if (a >= 1e-4 && a < 1e7) {
+            return b.toPlainString();
+        }
+        String[] me = String.format(Locale.ROOT, "%.3e", b.doubleValue()).split("e");
+        String mant = me[0].contains(".") ? me[0].replaceAll("0+$", "").replaceAll("\\.$", "") : me[0];
+        return mant + "e" + Integer.parseInt(me[1]);
+    }
+
     public static String percent(Report.TaskResult r) {
         return r.runs() > 1 ? String.format(Locale.ROOT, "%.1f %% +- %.1f", 100 * r.accuracyMean(), 100 * r.accuracyStd())
                 : String.format(Locale.ROOT, "%.1f %%", 100 * r.accuracyMean());
@@ -282,18 +307,18 @@ public final class Runs {
         StringBuilder sb = new StringBuilder();
         r.privacy().forEach((party, s) -> {
             sb.append(sb.length() == 0 ? "" : "; ").append(party).append(' ');
-            if (!s.isPrivate() && "inf".equals(s.epsilon())) {
+            if (!s.isPrivate() && Report.unprotected(s.epsilon())) {
                 sb.append("not private (its data is read without protection)");
             } else if (!s.isPrivate()) {
-                sb.append(String.format(Locale.ROOT, "(eps=%.3g, delta=%.2g) nominal, NOT PRIVATE: seeded noise",
-                        ((Number) s.epsilon()).doubleValue(), s.delta()));
+                sb.append("(eps=" + formatNumber(((Number) s.epsilon()).doubleValue()) + ", delta=" + formatNumber(s.delta())
+                        + ") nominal, NOT PRIVATE: seeded noise");
             } else if (((Number) s.epsilon()).doubleValue() == 0) {
                 sb.append("nothing read");
             } else {
-                sb.append(String.format(Locale.ROOT, "(eps=%.3g, delta=%.2g)", ((Number) s.epsilon()).doubleValue(), s.delta()));
+                sb.append("(eps=" + formatNumber(((Number) s.epsilon()).doubleValue()) + ", delta=" + formatNumber(s.delta()) + ")");
             }
             if (s.runs() != null && s.epsilonPerRun() != null) {
-                sb.append(String.format(Locale.ROOT, " over %d runs (eps=%.3g each)", s.runs(), s.epsilonPerRun()));
+                sb.append(" over " + s.runs() + " runs (eps=" + formatNumber(s.epsilonPerRun()) + " each)");
             }
         });
         return sb.toString();

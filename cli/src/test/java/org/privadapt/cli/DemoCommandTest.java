@@ -22,10 +22,31 @@ class DemoCommandTest {
     }
 
     @Test
-    void humanOutputNamesBothMethods() {
+    void humanOutputShowsThePrivateMethodsWithTheirPrivacyStatements() {
         CliHarness.Result r = CliHarness.run("demo");
         assertThat(r.code()).isZero();
-        assertThat(r.out()).contains("source-only").contains("coral").contains("CORAL beats source-only");
+        assertThat(r.out()).contains("source-only").contains("coral").contains("CORAL beats source-only")
+                .contains("dp-source-only").contains("prima").contains("source (eps=").contains("target (eps=2")
+                .contains("secure source").doesNotContain("NOT PRIVATE");
+    }
+
+    @Test
+    void privateMethodsSpendAtMostEpsilonTwoAndLearnSomething() throws Exception {
+        CliHarness.Result r = CliHarness.run("demo", "--json", "--seed", "5");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode results = Json.MAPPER.readTree(r.out()).get("results");
+        assertThat(results).hasSize(4);
+        for (int i = 2; i < 4; i++) {
+            JsonNode res = results.get(i);
+            assertThat(res.get("method").asText()).isEqualTo(i == 2 ? "dp-source-only" : "prima");
+            JsonNode src = res.get("privacy").get("source");
+            assertThat(src.get("epsilon").asDouble()).isPositive().isLessThanOrEqualTo(2.0 + 1e-9);
+            // four classes: chance is 25 %; with seeded noise (fixed) both reach well above it
+            assertThat(res.get("accuracy_mean").asDouble()).isGreaterThan(0.45);
+        }
+        assertThat(results.get(3).get("privacy").get("target").get("epsilon").asDouble()).isLessThanOrEqualTo(2.0 + 1e-9);
+        CliHarness.Result text = CliHarness.run("demo", "--seed", "5");
+        assertThat(text.out()).contains("NOT PRIVATE");
     }
 
     @Test

@@ -255,6 +255,11 @@ class RunCommandTest {
         JsonNode cfg = Json.MAPPER.readTree(json.out()).get("config");
         assertThat(cfg.get("preprocess").asText()).isEqualTo("zscore");
         assertThat(cfg.get("preprocess_default").asText()).contains("tabular");
+        // a party read without DP: epsilon null and a flag, not the string "inf"
+        JsonNode srcSpend = Json.MAPPER.readTree(json.out()).get("results").get(0).get("privacy").get("source");
+        assertThat(srcSpend.get("epsilon").isNull()).isTrue();
+        assertThat(srcSpend.get("unprotected").asBoolean()).isTrue();
+        assertThat(srcSpend.get("private").asBoolean()).isFalse();
         assertThat(Json.MAPPER.readTree(json.out()).get("results").get(0).get("accuracy_mean").asDouble()).isGreaterThan(0.7);
         CliHarness.Result priv = CliHarness.run("run", "--method", "dp-source-only", "--source", s.toString(), "--target",
                 t.toString(), "--label-column", "label", "--epsilon", "2", "--seed", "1", "--source-public", "size,classes",

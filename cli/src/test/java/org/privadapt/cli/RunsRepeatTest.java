@@ -137,4 +137,16 @@ class RunsRepeatTest {
         assertThat(Runs.domainTotals(java.util.List.of(back), org.privadapt.privacy.NeighbouringRelation.ADD_OR_REMOVE_ONE, 1e-5).get(0).epsilon())
                 .isEqualTo(Runs.domainTotals(java.util.List.of(a), org.privadapt.privacy.NeighbouringRelation.ADD_OR_REMOVE_ONE, 1e-5).get(0).epsilon());
     }
+
+    @org.junit.jupiter.api.Test
+    void numbersForPeopleCarryNoBinaryNoise() {
+        org.assertj.core.api.Assertions.assertThat(Runs.formatNumber(9.999999990000001E-10)).isEqualTo("1e-9");
+        org.assertj.core.api.Assertions.assertThat(Runs.formatNumber(2.0)).isEqualTo("2");
+        org.assertj.core.api.Assertions.assertThat(Runs.formatNumber(0.1 + 0.2)).isEqualTo("0.3");
+        org.assertj.core.api.Assertions.assertThat(Runs.formatNumber(1e-5)).isEqualTo("1e-5");
+        org.assertj.core.api.Assertions.assertThat(Runs.formatNumber(2.5e-5)).isEqualTo("2.5e-5");
+        org.assertj.core.api.Assertions.assertThat(Runs.formatNumber(1.8234)).isEqualTo("1.823");
+        org.assertj.core.api.Assertions.assertThat(Runs.formatNumber(12345678)).isEqualTo("1.235e7");
+        org.assertj.core.api.Assertions.assertThat(Runs.formatNumber(Double.POSITIVE_INFINITY)).isEqualTo("infinity");
+    }
 }

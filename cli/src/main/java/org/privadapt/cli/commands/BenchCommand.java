@@ -337,7 +337,7 @@ public final class BenchCommand implements Callable<Integer> {
         StringBuilder sb = new StringBuilder("\nPrivacy spent over the whole bench (all cells that read a domain compose):\n\n");
         for (Report.DomainTotal t : totals) {
             sb.append("- ").append(t.party()).append(' ').append(t.domain()).append(": ");
-            if ("inf".equals(t.epsilon())) {
+            if (Report.unprotected(t.epsilon())) {
                 sb.append("not private");
             } else {
                 sb.append(String.format(Locale.ROOT, "eps=%.4g, delta=%.2g over %d cell%s", ((Number) t.epsilon()).doubleValue(), t.delta(),

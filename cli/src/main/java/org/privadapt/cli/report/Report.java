@@ -31,8 +31,23 @@ public record Report(String tool, String version, String command, String created
      * that read it privately composes, because all of them are released about the same records. {@code cells}
      * counts them; a domain read without privacy in any cell is not private at all.
      */
+    @com.fasterxml.jackson.annotation.JsonIgnoreProperties(value = "unprotected", allowGetters = true)
     public record DomainTotal(String party, String domain, @com.fasterxml.jackson.annotation.JsonProperty("private") boolean isPrivate,
-                              Object epsilon, Double delta, int cells, String note) {
+                              @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.ALWAYS) Object epsilon,
+                              Double delta, int cells, String note) {
+        /** True when the party's data was read without differential privacy (epsilon is then null). */
+        @com.fasterxml.jackson.annotation.JsonProperty("unprotected")
+        public boolean unprotected() {
+            return Report.unprotected(epsilon);
+        }
+    }
+
+    /**
+     * Whether an epsilon stands for "read without differential privacy": JSON null (reports since 0.1: epsilon null
+     * with {@code "unprotected": true}), or the string "inf" of older reports and checkpoints.
+     */
+    public static boolean unprotected(Object epsilon) {
+        return epsilon == null || "inf".equals(epsilon);
     }
 
     /** Where it ran. */
@@ -66,7 +81,7 @@ public record Report(String tool, String version, String command, String created
     }
 
     /**
-     * One party's spend: epsilon and delta; {@code "private": false} with epsilon "inf" when its data was read
+     * One party's spend: epsilon and delta; {@code "private": false}, epsilon null and {@code "unprotected": true} when its data was read
      * without DP, or with the nominal epsilon and a note when the noise was seeded.
      */
     @JsonPropertyOrder({"private", "epsilon", "delta", "note"})
@@ -74,7 +89,9 @@ public record Report(String tool, String version, String command, String created
      * What one party spent on a result: {@code epsilon} is the total over all {@code runs} repetitions (their
      * releases compose: the reported mean depends on every run), {@code epsilonPerRun} one repetition's cost.
      */
-    public record PartySpend(@com.fasterxml.jackson.annotation.JsonProperty("private") boolean isPrivate, Object epsilon,
+    @com.fasterxml.jackson.annotation.JsonIgnoreProperties(value = "unprotected", allowGetters = true)
+    public record PartySpend(@com.fasterxml.jackson.annotation.JsonProperty("private") boolean isPrivate,
+                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.ALWAYS) Object epsilon,
                              Double delta, String note,
                              @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
                              @com.fasterxml.jackson.annotation.JsonProperty("epsilon_per_run") Double epsilonPerRun,
@@ -88,6 +105,12 @@ public record Report(String tool, String version, String command, String created
 
         public PartySpend(boolean isPrivate, Object epsilon, Double delta, String note, Double epsilonPerRun, Integer runs) {
             this(isPrivate, epsilon, delta, note, epsilonPerRun, runs, null);
+        }
+
+        /** True when the party's data was read without differential privacy (epsilon is then null). */
+        @com.fasterxml.jackson.annotation.JsonProperty("unprotected")
+        public boolean unprotected() {
+            return Report.unprotected(epsilon);
         }
 
         /** The same spend with the composed DP event of all its runs (so that bench totals can compose cells). */
@@ -107,7 +130,7 @@ public record Report(String tool, String version, String command, String created
         /** {@code total} over {@code runs} repetitions, each costing {@code perRun}. */
         public static PartySpend of(PrivacyCost total, int runs, PrivacyCost perRun) {
             if (!Double.isFinite(total.epsilon())) {
-                return new PartySpend(false, "inf", null, "data read without differential privacy");
+                return new PartySpend(false, null, null, "data read without differential privacy");
             }
             Double per = runs > 1 && total.epsilon() > 0 ? perRun.epsilon() : null;
             Integer r = runs > 1 && total.epsilon() > 0 ? runs : null;
