@@ -8,11 +8,14 @@ public final class ExitCodes {
     public static final int INTERNAL = 1;
     /** Bad command line: unknown option, missing or invalid argument value. */
     public static final int USAGE = 2;
-    /** Bad input data: missing, unreadable or malformed file, non-finite values, mismatched shapes. */
+    /**
+     * Bad input data: missing, unreadable or malformed file, non-finite values, mismatched shapes (also data whose
+     * dimension does not fit a valid artifact: the data are what is wrong, as in {@code run}).
+     */
     public static final int DATA = 3;
     /** A privacy budget refused the release: nothing was spent, drawn or written. */
     public static final int BUDGET = 4;
-    /** An artifact or ledger is invalid: malformed, tampered with (checksum), of another version or dimension. */
+    /** An artifact or ledger is invalid: malformed or truncated, tampered with (checksum), of another version or kind. */
     public static final int ARTIFACT = 5;
 
     private ExitCodes() {

@@ -298,6 +298,19 @@ public final class Runs {
         return mant + "e" + Integer.parseInt(me[1]);
     }
 
+    /** A warning when a result's mean accuracy is at chance level on the task's evaluation rows, else null. */
+    public static String chanceWarning(Report.TaskResult r, AdaptationTask task) {
+        Dataset eval = task.evaluation();
+        if (eval == null || !eval.hasLabels() || !eval.isClassification() || !Double.isFinite(r.accuracyMean())) {
+            return null;
+        }
+        try {
+            return org.privadapt.models.Metrics.chanceWarning(r.accuracyMean(), eval.classLabels());
+        } catch (org.privadapt.data.DataException e) {
+            return null;
+        }
+    }
+
     public static String percent(Report.TaskResult r) {
         return r.runs() > 1 ? String.format(Locale.ROOT, "%.1f %% +- %.1f", 100 * r.accuracyMean(), 100 * r.accuracyStd())
                 : String.format(Locale.ROOT, "%.1f %%", 100 * r.accuracyMean());

@@ -86,4 +86,22 @@ class TwoPartyDpotCliTest {
         assertThat(t.err()).contains("checksum");
         assertThat(dir.resolve("p.csv")).doesNotExist();
     }
+
+    /** A record-level release at a small epsilon: the source is told before, the target after, that it is at chance. */
+    @Test
+    void aGuaranteeThatLeavesChanceLevelIsSaidOnBothSides() throws Exception {
+        data();
+        CliHarness.Result r1 = TwoPartyCliTest.command(List.of("source", "release"), new String[] {"--method", "dpot", "--data",
+            src.toString(), "--preprocess", "l2", "--epsilon", "0.5", "--delta", "1e-3", "--relation", "replace", "--public",
+            "classes", "--ledger", dir.resolve("s.ledger").toString(), "--out", dir.resolve("dpot.json").toString(), "--seed", "7"});
+        assertThat(r1.code()).as(r1.err()).isZero();
+        assertThat(r1.out()).contains("record level").contains("warning: the noise on a class's mean is").contains("chance level");
+        CliHarness.Result r2 = CliHarness.run("target", "adapt", "--release", dir.resolve("dpot.json").toString(), "--data",
+                tgt.toString(), "--out", dir.resolve("pred.csv").toString(), "--seed", "7");
+        assertThat(r2.code()).as(r2.err()).isZero();
+        assertThat(r2.out()).contains("is at chance level");
+        // the attribute-level release of the first test is far from chance: no warning there
+        CliHarness.Result ok = release("--out", dir.resolve("dpot2.json").toString());
+        assertThat(ok.out()).doesNotContain("warning: the noise");
+    }
 }

@@ -142,8 +142,10 @@ public final class RunCommand implements Callable<Integer> {
             cfg.put("delta", privacy.delta());
             cfg.put("seeded_noise", privacy.seeded());
         }
+        String chance = Runs.chanceWarning(result, task);
         Report report = new Report("privadapt", Version.get(), "run", Instant.now().toString(),
-                Report.Environment.current(LinAlg.backend().description()), cfg, datasets, List.of(result), List.of());
+                Report.Environment.current(LinAlg.backend().description()), cfg, datasets, List.of(result),
+                chance == null ? List.of() : List.of(chance));
         String md = Markdown.resultsTable("privadapt run: " + m.name(), List.of(result));
         output.write(report, md, null, null);
 
@@ -161,6 +163,9 @@ public final class RunCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "accuracy:      %s on the target%s%n", Runs.percent(result),
                     runs > 1 ? " (" + runs + " runs)" : "");
             out.printf(Locale.ROOT, "privacy:       %s%n", Runs.privacySummary(result));
+            if (chance != null) {
+                out.printf(Locale.ROOT, "warning:       %s%n", chance);
+            }
         }
         return ExitCodes.OK;
     }

@@ -90,8 +90,8 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
                     .withPublicFacts(party.declared());
             org.privadapt.cli.DeltaPolicy.check("source", party.delta(), source.size(), party.allowLargeDelta, spec.commandLine().getErr());
             if (source.dimension() != release.dimension()) {
-                throw new ArtifactException(releaseFile + ": the release is for " + release.dimension()
-                        + " features, the source's data " + source.firstFile() + " has " + source.dimension());
+                throw new org.privadapt.data.DataException(source.firstFile(), null, "has " + source.dimension()
+                        + " features; the release " + releaseFile + " is for " + release.dimension());
             }
             source.classLabels();
             checkParams("source train", org.privadapt.methods.core.MethodParameters.DP_SGD, params);
@@ -205,13 +205,32 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
             summary.put("epsilon_spent", session.spent().epsilon());
             summary.put("delta", session.spent().delta());
             summary.put("private", session.isPrivate());
+            double nts = r.privacy().path("class_mean_noise_to_signal").asDouble(Double.NaN);
+            String noiseWarning = null;
+            if (Double.isFinite(nts)) {
+                summary.put("class_mean_noise_to_signal", nts);
+                if (nts > 1) {
+                    noiseWarning = String.format(Locale.ROOT, "the noise on a class's mean is %.1fx its largest possible "
+                            + "signal: at this epsilon and guarantee the target will likely be left at chance level (record "
+                            + "level at epsilon 8 on Office-Caltech10: 10 %%); raise epsilon, or read docs/privacy/dpot.md on "
+                            + "the weaker attribute-level guarantee (--param level=attribute)", nts);
+                    summary.put("warning", noiseWarning);
+                }
+            }
             if (json) {
                 w.println(Json.write(summary));
             } else {
                 w.printf(Locale.ROOT, "release: %s (dpot, %d rows in %d batch(es), projection %d x %d, %s level)%n", out,
                         r.releasedRows(), r.batches().size(), r.inputDim(), r.outputDim(), r.privacy().path("level").asText());
-                w.printf(Locale.ROOT, "privacy: source spent epsilon %.4g, delta %.3g (%s)%s%n", session.spent().epsilon(),
-                        session.spent().delta(), session.relation().description(),
+                if (Double.isFinite(nts)) {
+                    w.printf(Locale.ROOT, "signal:  noise-to-signal of a class mean %.3g (above 1: little survives)%n", nts);
+                }
+                if (noiseWarning != null) {
+                    w.println("warning: " + noiseWarning);
+                }
+                w.printf(Locale.ROOT, "privacy: source spent epsilon %s, delta %s (%s)%s%n",
+                        org.privadapt.cli.Runs.formatNumber(session.spent().epsilon()),
+                        org.privadapt.cli.Runs.formatNumber(session.spent().delta()), session.relation().description(),
                         session.isPrivate() ? "" : " -- seeded noise: NOT differentially private");
             }
             return ExitCodes.OK;

@@ -208,9 +208,11 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
                 csv.append(i).append(',').append(names.get(pred[i])).append('\n');
             }
             Double accuracy = null;
+            String chance = null;
             if (rows.hasLabels() && rows.isClassification()) {
                 ClassLabels truth = Classifiers.truthFor(names, rows);
                 accuracy = Metrics.accuracy(pred, truth);
+                chance = Metrics.chanceWarning(accuracy, truth);
             }
             AtomicFiles.write(out, csv.toString().getBytes(StandardCharsets.UTF_8));
             PrintWriter w = spec.commandLine().getOut();
@@ -220,12 +222,18 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             summary.put("rows", rows.size());
             summary.put("accuracy", accuracy);
             summary.put("model_private", model.privacy().path("private").asBoolean());
+            if (chance != null) {
+                summary.put("warning", chance);
+            }
             if (json) {
                 w.println(Json.write(summary));
             } else {
                 w.printf(Locale.ROOT, "predictions: %s (%d rows, %s)%n", out, rows.size(), model.method());
                 if (accuracy != null) {
                     w.printf(Locale.ROOT, "accuracy:    %.2f %%%n", 100 * accuracy);
+                }
+                if (chance != null) {
+                    w.println("warning:     " + chance);
                 }
                 if (!model.privacy().path("private").asBoolean()) {
                     w.println("warning:     the model was trained with seeded noise: NOT differentially private");
@@ -283,8 +291,8 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
                     Artifact.read(releaseFile, "release"), releaseFile.toString());
             Dataset rows = prepare(data, dataRef, DataSpecs.Role.EVALUATION, rel.preprocessing(), "target");
             if (rows.dimension() != rel.inputDim()) {
-                throw new ArtifactException(releaseFile + ": the release is for " + rel.inputDim() + " features, the target's data "
-                        + rows.firstFile() + " has " + rows.dimension());
+                throw new org.privadapt.data.DataException(rows.firstFile(), null, "has " + rows.dimension()
+                        + " features; the release " + releaseFile + " is for " + rel.inputDim());
             }
             Map<String, String> p = new LinkedHashMap<>();
             if (rel.config().targetLabelsPerClass() > 0) {
@@ -313,6 +321,12 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             for (int i = 0; i < pred.length; i++) {
                 csv.append(i).append(',').append(names.get(pred[i])).append('\n');
             }
+            String chance = accuracy == null ? null : Metrics.chanceWarning(accuracy, Classifiers.truthFor(names, rows));
+            double nts = rel.privacy().path("class_mean_noise_to_signal").asDouble(Double.NaN);
+            if (chance != null && nts > 1) {
+                chance += String.format(Locale.ROOT, "; the release's noise is %.1fx the signal of a class mean at this "
+                        + "guarantee (docs/results/dpot.md)", nts);
+            }
             AtomicFiles.write(out, csv.toString().getBytes(StandardCharsets.UTF_8));
             boolean releasePrivate = rel.privacy().path("private").asBoolean();
             PrintWriter w = spec.commandLine().getOut();
@@ -324,12 +338,18 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             summary.put("release_level", rel.privacy().path("level").asText());
             summary.put("release_epsilon", rel.privacy().path("epsilon_spent").asDouble());
             summary.put("release_private", releasePrivate);
+            if (chance != null) {
+                summary.put("warning", chance);
+            }
             if (json) {
                 w.println(Json.write(summary));
             } else {
                 w.printf(Locale.ROOT, "predictions: %s (%d rows, dpot-da, %s)%n", out, pred.length, classifier);
                 if (accuracy != null) {
                     w.printf(Locale.ROOT, "accuracy:    %.2f %%%n", 100 * accuracy);
+                }
+                if (chance != null) {
+                    w.println("warning:     " + chance);
                 }
                 w.printf(Locale.ROOT, "source:      %s%n", rel.privacy().path("guarantee").asText());
                 if (!releasePrivate) {

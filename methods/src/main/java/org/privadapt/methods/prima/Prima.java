@@ -141,14 +141,14 @@ public final class Prima {
      * of its epsilon) and the DP-SGD run(s) calibrated so the composition stays within its (epsilon, delta).
      *
      * @param source the source's labelled rows, preprocessed row-locally with the release's preprocessing
-     * @throws ArtifactException if the release does not fit the source's data (dimension)
+     * @throws DataException if the source's data do not fit the release (dimension)
      */
     public static SourceModel train(Dataset source, TargetRelease release, MethodConfig mc, PrivacySession session)
             throws DataException, ArtifactException, BudgetExceededException, BudgetLedger.LedgerException {
         source.requireNonEmpty().requireFinite();
         if (source.dimension() != release.dimension()) {
-            throw new ArtifactException("release is for " + release.dimension() + " features, the source's data has "
-                    + source.dimension() + " (" + source.firstFile() + ")");
+            throw new DataException(source.firstFile(), null, "has " + source.dimension() + " features; the release is for "
+                    + release.dimension());
         }
         PrimaConfig cfg = release.config();
         Partition partition = release.partition();
@@ -230,10 +230,10 @@ public final class Prima {
     // ------------------------------------------------------------------ target: predict
 
     /** The model's predictions for the target's rows (preprocessed as the model says). */
-    public static int[] predict(SourceModel model, Dataset target) throws ArtifactException {
+    public static int[] predict(SourceModel model, Dataset target) throws DataException {
         if (target.dimension() != model.dimension()) {
-            throw new ArtifactException("model is for " + model.dimension() + " features, the target's data has "
-                    + target.dimension() + " (" + target.firstFile() + ")");
+            throw new DataException(target.firstFile(), null, "has " + target.dimension() + " features; the model is for "
+                    + model.dimension());
         }
         return model.predict(target.features());
     }
