@@ -6,8 +6,13 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
- * A progress bar on standard error for long jobs, shown only to a person at a terminal (or when
- * {@code PRIVADAPT_PROGRESS=1}), never in {@code --json} mode, so scripts and logs get clean output.
+ * A progress bar on standard error for long jobs, shown when standard error is a terminal, so that
+ * {@code privadapt ... | tee log} still shows it, and never in {@code --json} mode.
+ *
+ * <p>Java cannot ask whether standard error alone is a terminal ({@code System.console()} needs standard input and
+ * output to be one too), so the launcher tells it: {@code ./privadapt} passes {@code -Dprivadapt.stderrTty=true}
+ * when {@code [ -t 2 ]}. Without the launcher {@code System.console()} decides. {@code PRIVADAPT_PROGRESS=1} (or
+ * {@code always}) forces the bar on, {@code PRIVADAPT_PROGRESS=0} (or {@code never}) off.
  */
 public final class Progress implements AutoCloseable {
     private final ProgressBar bar;
@@ -17,7 +22,8 @@ public final class Progress implements AutoCloseable {
     }
 
     public static Progress start(String task, long total, boolean enabled) {
-        boolean show = enabled && (System.console() != null || "1".equals(System.getenv("PRIVADAPT_PROGRESS")));
+        boolean show = enabled && wanted(System.getenv("PRIVADAPT_PROGRESS"), System.getProperty("privadapt.stderrTty"),
+                System.console() != null);
         if (!show) {
             return new Progress(null);
         }
@@ -26,6 +32,23 @@ public final class Progress implements AutoCloseable {
                         new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true)))
                 .setUpdateIntervalMillis(250).build();
         return new Progress(b);
+    }
+
+    /** The decision, from the environment variable, the launcher's property and whether there is a console. */
+    static boolean wanted(String env, String stderrTty, boolean console) {
+        if (env != null) {
+            String e = env.trim().toLowerCase(java.util.Locale.ROOT);
+            if (e.equals("1") || e.equals("always") || e.equals("true")) {
+                return true;
+            }
+            if (e.equals("0") || e.equals("never") || e.equals("false")) {
+                return false;
+            }
+        }
+        if (stderrTty != null) {
+            return Boolean.parseBoolean(stderrTty);
+        }
+        return console;
     }
 
     public void step() {

@@ -67,9 +67,13 @@ final class DpotBench {
                         + "Err = |W~ - W| / W, mean ± sd; whole batch over %d runs, minibatch (128) over %d random batch pairs; "
                         + "entropic OT at reg %.0e of the true cost's range; sigma/w = 0 is the error of the projection alone.%n%n"
                         + "| sigma/w | whole batch | minibatch |%n|---:|---:|---:|%n", s, t, xs.rows(), xt.rows(), xs.cols(), l, steps, runs, minibatches, reg));
+        org.privadapt.cli.Progress progress = org.privadapt.cli.Progress.start("dpot-wasserstein", 2L * ratios.length, !output.json);
         for (int i = 0; i < ratios.length; i++) {
+            progress.message("sigma/w " + ratios[i]);
             double[] ew = WassersteinError.errors(xs, xt, ratios[i], l, runs, 0, reg, seed + i);
+            progress.step();
             double[] em = WassersteinError.errors(xs, xt, ratios[i], l, minibatches, 128, reg, seed + 100 + i);
+            progress.step();
             whole[0][i] = ratios[i];
             whole[1][i] = mean(ew);
             mini[0][i] = ratios[i];
@@ -83,6 +87,7 @@ final class DpotBench {
             rows.add(r);
             md.append(String.format(Locale.ROOT, "| %.2f | %.3f ± %.3f | %.3f ± %.3f |%n", ratios[i], mean(ew), sd(ew), mean(em), sd(em)));
         }
+        progress.close();
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("command", "bench dpot-wasserstein");
         report.put("source", s);
@@ -108,14 +113,18 @@ final class DpotBench {
         StringBuilder md = new StringBuilder("Sinkhorn (stabilised scaling) on n x n random problems (d = 64, squared Euclidean cost scaled "
                 + "to max 1, uniform weights); median of 3.\n\n| n | reg | iterations | ms / iteration | ms to convergence | converged | backend |\n"
                 + "|---:|---:|---:|---:|---:|---|---|\n");
+        org.privadapt.cli.Progress progress = org.privadapt.cli.Progress.start("sinkhorn", (long) sizes.length * regs.length, !output.json);
         for (int n : sizes) {
             for (double reg : regs) {
+                progress.message("n " + n + ", reg " + reg);
                 SinkhornBenchmark.Result r = SinkhornBenchmark.run(n, reg, quick ? 1 : 3, 1L);
+                progress.step();
                 results.add(r);
                 md.append(String.format(Locale.ROOT, "| %d | %.0e | %d | %.3f | %.1f | %s | %s |%n", r.n(), r.reg(), r.iterations(),
                         r.millisPerIteration(), r.millisToConvergence(), r.converged(), r.backend()));
             }
         }
+        progress.close();
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("command", "bench sinkhorn");
         report.put("results", results);

@@ -66,8 +66,9 @@ final class LinalgBench {
         int s = quick ? 4 : 1;
         List<Cell> cells = new ArrayList<>();
         LinAlgBackend previous = LinAlg.backend();
-        try {
+        try (org.privadapt.cli.Progress progress = org.privadapt.cli.Progress.start("linalg", backends.size(), !output.json)) {
             for (LinAlgBackend b : backends) {
+                progress.message(b.name());
                 LinAlg.useBackend(b);
                 int n = 2048 / s;
                 cells.add(time("gemm C = A B", n + "x" + n, b, repeat, 2.0 * n * n * n, () -> random(n, n, 1),
@@ -91,6 +92,7 @@ final class LinalgBench {
                         () -> random(pn, pd, 4), x -> LinAlg.principalAxes(x, pk)));
                 int c = 2048 / s;
                 cells.add(time("cholesky", c + "x" + c, b, repeat, (double) c * c * c / 3.0, () -> spd(c), LinAlg::cholesky));
+                progress.step();
             }
         } finally {
             LinAlg.useBackend(previous);

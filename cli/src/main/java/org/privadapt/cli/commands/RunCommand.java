@@ -14,6 +14,7 @@ import org.privadapt.cli.MethodOptions;
 import org.privadapt.cli.OutputOptions;
 import org.privadapt.cli.DeltaPolicy;
 import org.privadapt.cli.PrivacyOptions;
+import org.privadapt.cli.Progress;
 import org.privadapt.cli.UsageException;
 import org.privadapt.cli.Runs;
 import org.privadapt.cli.Version;
@@ -122,8 +123,11 @@ public final class RunCommand implements Callable<Integer> {
                         privacy.allowLargeDelta, spec.commandLine().getErr());
             }
         }
-        Report.TaskResult result = Runs.repeat(m, task, config, runs, null, source, target, null,
-                run -> privacy.context(run, sourceLedger, targetLedger, sourceBudget, targetBudget));
+        Report.TaskResult result;
+        try (Progress progress = Progress.start(m.name() + " " + taskName, runs, !output.json)) {
+            result = Runs.repeat(m, task, config, runs, null, source, target, progress,
+                    run -> privacy.context(run, sourceLedger, targetLedger, sourceBudget, targetBudget));
+        }
 
         List<Report.DatasetInfo> datasets = new ArrayList<>();
         datasets.add(Report.DatasetInfo.of("source", task.source()));
