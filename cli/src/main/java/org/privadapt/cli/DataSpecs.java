@@ -26,8 +26,24 @@ public final class DataSpecs {
     @Option(names = "--labels-var", paramLabel = "NAME", description = "MAT files: variable holding the n labels.")
     String labelsVar;
 
+    @Option(names = "--source-features-var", paramLabel = "NAME",
+            description = "MAT files: the source's features variable, when it differs from the target's (a file holding "
+                    + "both domains, as JDA's X_src/Y_src/X_tar/Y_tar; d x n is recognised).")
+    String sourceFeaturesVar;
+
+    @Option(names = "--source-labels-var", paramLabel = "NAME", description = "MAT files: the source's labels variable.")
+    String sourceLabelsVar;
+
+    @Option(names = "--target-features-var", paramLabel = "NAME",
+            description = "MAT files: the target's features variable (for the target and its evaluation rows).")
+    String targetFeaturesVar;
+
+    @Option(names = "--target-labels-var", paramLabel = "NAME", description = "MAT files: the target's labels variable.")
+    String targetLabelsVar;
+
     @Option(names = "--label-column", paramLabel = "COL",
-            description = "CSV/TSV/text: label column (name or 1-based number; 'none' for unlabelled data).")
+            description = "CSV/TSV/text: label column (name or 1-based number; 'none' for unlabelled data). A target "
+                    + "file without it is read unlabelled (its labels are only needed for evaluation).")
     String labelColumn;
 
     @Option(names = "--categorical", paramLabel = "reject|one-hot", defaultValue = "reject",
@@ -60,6 +76,27 @@ public final class DataSpecs {
     }
 
     public DataFiles.Options fileOptions() {
+        return fileOptions(Role.SOURCE, false);
+    }
+
+    /**
+     * How to read a file in a role: the role's own MAT variables override the generic ones; the adaptation target
+     * may lack its labels (a labelled source beside an unlabelled target), the source and the evaluation rows may not.
+     */
+    public DataFiles.Options fileOptions(Role role, boolean roleSpecific) {
+        String fv = featuresVar;
+        String lv = labelsVar;
+        if (roleSpecific) {
+            String rf = role == Role.SOURCE ? sourceFeaturesVar : targetFeaturesVar;
+            String rl = role == Role.SOURCE ? sourceLabelsVar : targetLabelsVar;
+            if (rf != null) {
+                fv = rf;
+                lv = rl; // the generic labels variable belongs with the generic features
+            } else if (rl != null) {
+                lv = rl;
+            }
+        }
+        boolean labelsOptional = roleSpecific && role == Role.TARGET;
         boolean oneHot;
         switch (categorical) {
             case "reject": oneHot = false; break;
@@ -75,8 +112,8 @@ public final class DataSpecs {
         if (indexBase != null && indexBase != 0 && indexBase != 1) {
             throw new UsageException("--index-base must be 0 or 1, got " + indexBase);
         }
-        return new DataFiles.Options(featuresVar, labelsVar, labelColumn, oneHot, drop, dropColumns, indexBase,
-                dimension, noHeader ? Boolean.FALSE : null);
+        return new DataFiles.Options(fv, lv, labelColumn, oneHot, drop, dropColumns, indexBase,
+                dimension, noHeader ? Boolean.FALSE : null, labelsOptional);
     }
 
     /** Which split of a benchmark domain a role reads when the reference names none. */
@@ -102,6 +139,6 @@ public final class DataSpecs {
         }
         Path p = Path.of(spec);
         String domain = p.getFileName() == null ? spec : p.getFileName().toString();
-        return DataFiles.load(p, domain, fileOptions());
+        return DataFiles.load(p, domain, fileOptions(role, true));
     }
 }

@@ -267,4 +267,68 @@ class RunCommandTest {
         assertThat(priv.code()).as(priv.err()).isZero();
         assertThat(priv.err()).contains("preprocessing l2,scale=1 (default for private methods");
     }
+
+    /** JDA layout (both domains in one file, d x n) with per-role variables; an unlabelled target CSV beside a source. */
+    @Test
+    void perRoleMatVariablesAndAnUnlabelledTargetCsv() throws Exception {
+        var p = SyntheticShift.generate(SyntheticShift.Config.demo(), 11);
+        MatFile f = Mat5.newMatFile();
+        for (String[] role : new String[][] {{"X_src", "Y_src"}, {"X_tar", "Y_tar"}}) {
+            var ds = role[0].equals("X_src") ? p.source() : p.target();
+            DenseMatrix x = ds.denseFeatures();
+            Matrix m = Mat5.newMatrix(x.cols(), x.rows());
+            for (int i = 0; i < x.rows(); i++) {
+                for (int j = 0; j < x.cols(); j++) {
+                    m.setDouble(j, i, x.get(i, j));
+                }
+            }
+            int[] y = ds.classLabels().codes();
+            Matrix l = Mat5.newMatrix(y.length, 1);
+            for (int i = 0; i < y.length; i++) {
+                l.setDouble(i, 0, y[i] + 1);
+            }
+            f.addArray(role[0], m).addArray(role[1], l);
+        }
+        Path both = dir.resolve("both.mat");
+        Mat5.writeToFile(f, both.toFile());
+        CliHarness.Result ambiguous = CliHarness.run("run", "--method", "coral", "--source", both.toString(), "--target", both.toString());
+        assertThat(ambiguous.code()).isEqualTo(ExitCodes.DATA);
+        assertThat(ambiguous.err()).contains("--source-features-var");
+        CliHarness.Result r = CliHarness.run("run", "--method", "coral", "--source", both.toString(), "--target", both.toString(),
+                "--source-features-var", "X_src", "--source-labels-var", "Y_src", "--target-features-var", "X_tar",
+                "--target-labels-var", "Y_tar", "--preprocess", "center", "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode json = Json.MAPPER.readTree(r.out());
+        assertThat(json.get("datasets").get(0).get("files").get(0).get("detail").asText()).contains("X_src").contains("transposed");
+        assertThat(json.get("datasets").get(1).get("files").get(0).get("detail").asText()).contains("X_tar");
+        assertThat(json.get("results").get(0).get("accuracy_mean").asDouble()).isGreaterThan(0.7);
+
+        // an unlabelled target CSV (no label column) beside a labelled source, evaluated on a labelled copy
+        StringBuilder s = new StringBuilder("a,b,label\n");
+        StringBuilder t = new StringBuilder("a,b\n");
+        StringBuilder e = new StringBuilder("a,b,label\n");
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(2);
+        for (int i = 0; i < 200; i++) {
+            int y = i % 2;
+            double a = rng.nextGaussian() + 3 * y;
+            double b = rng.nextGaussian();
+            s.append(a).append(',').append(b).append(',').append(y).append('\n');
+            t.append(a + 1).append(',').append(2 * b).append('\n');
+            e.append(a + 1).append(',').append(2 * b).append(',').append(y).append('\n');
+        }
+        Files.writeString(dir.resolve("s.csv"), s);
+        Files.writeString(dir.resolve("t.csv"), t);
+        Files.writeString(dir.resolve("e.csv"), e);
+        CliHarness.Result u = CliHarness.run("run", "--method", "coral", "--source", dir.resolve("s.csv").toString(),
+                "--target", dir.resolve("t.csv").toString(), "--target-eval", dir.resolve("e.csv").toString(),
+                "--label-column", "label", "--json");
+        assertThat(u.code()).as(u.err()).isZero();
+        assertThat(Json.MAPPER.readTree(u.out()).get("results").get(0).get("accuracy_mean").asDouble()).isGreaterThan(0.8);
+        // the evaluation rows must be labelled
+        CliHarness.Result noEval = CliHarness.run("run", "--method", "coral", "--source", dir.resolve("s.csv").toString(),
+                "--target", dir.resolve("t.csv").toString(), "--target-eval", dir.resolve("t.csv").toString(),
+                "--label-column", "label");
+        assertThat(noEval.code()).isEqualTo(ExitCodes.DATA);
+        assertThat(noEval.err()).contains("t.csv");
+    }
 }

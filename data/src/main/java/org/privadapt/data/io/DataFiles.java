@@ -28,11 +28,18 @@ public final class DataFiles {
      * @param indexBase   SVMlight: 0, 1 or null for auto
      * @param dimension   SVMlight: number of features, 0 for the largest index seen
      * @param header      tables: whether the first line is a header (null: yes)
+     * @param labelsOptional when the label column or variable (named or looked for) is absent, read the file
+     *                    unlabelled instead of failing (an adaptation target, whose labels no method reads)
      */
     public record Options(String featuresVar, String labelsVar, String labelColumn, boolean categorical,
                           boolean dropMissing, List<String> dropColumns, Integer indexBase, int dimension,
-                          Boolean header) {
-        public static final Options DEFAULT = new Options(null, null, null, false, false, List.of(), null, 0, null);
+                          Boolean header, boolean labelsOptional) {
+        public static final Options DEFAULT = new Options(null, null, null, false, false, List.of(), null, 0, null, false);
+
+        public Options(String featuresVar, String labelsVar, String labelColumn, boolean categorical, boolean dropMissing,
+                       List<String> dropColumns, Integer indexBase, int dimension, Boolean header) {
+            this(featuresVar, labelsVar, labelColumn, categorical, dropMissing, dropColumns, indexBase, dimension, header, false);
+        }
     }
 
     private static final List<String> LABEL_NAMES = List.of("label", "labels", "class", "target", "y");
@@ -40,7 +47,7 @@ public final class DataFiles {
     public static Dataset load(Path file, String domain, Options o) throws DataException {
         String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
         if (name.endsWith(".mat")) {
-            return MatLoader.load(file, domain, new MatLoader.Options(o.featuresVar(), o.labelsVar()));
+            return MatLoader.load(file, domain, new MatLoader.Options(o.featuresVar(), o.labelsVar(), o.labelsOptional()));
         }
         if (name.endsWith(".svmlight") || name.endsWith(".svm") || name.endsWith(".libsvm")) {
             SvmLightLoader.IndexBase base = o.indexBase() == null ? SvmLightLoader.IndexBase.AUTO
@@ -63,10 +70,15 @@ public final class DataFiles {
                         }
                     }
                 }
-                if (label == null) {
+                if (label == null && !o.labelsOptional()) {
                     throw new DataException(file, null, "no column named label, labels, class, target or y; name the label column "
                             + "with --label-column (or --label-column none for unlabelled data); columns are " + table.columns());
                 }
+                if (label == null) {
+                    label = "none";
+                }
+            } else if (o.labelsOptional() && !"none".equalsIgnoreCase(label) && !hasColumn(table, label)) {
+                label = "none"; // an unlabelled target beside a labelled source
             }
             TableEncoder.Options to = TableEncoder.Options.labelled("none".equalsIgnoreCase(label) ? null : label)
                     .withCategorical(o.categorical() ? TableEncoder.Categorical.ONE_HOT : TableEncoder.Categorical.REJECT)
@@ -76,6 +88,18 @@ public final class DataFiles {
         }
         Files2.requireReadable(file);
         throw new DataException(file, null, "unknown file type; expected .mat, .svmlight, .csv, .tsv or whitespace text (.txt/.asc/.data)");
+    }
+
+    private static boolean hasColumn(TextTable table, String label) {
+        if (table.columns().contains(label)) {
+            return true;
+        }
+        try {
+            int k = Integer.parseInt(label.trim());
+            return k >= 1 && k <= table.columns().size();
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     /** File name extensions this class reads. */

@@ -43,9 +43,16 @@ public final class MatLoader {
     private MatLoader() {
     }
 
-    /** Which variables to use; null means find automatically. */
-    public record Options(String featuresVar, String labelsVar) {
-        public static final Options AUTO = new Options(null, null);
+    /**
+     * Which variables to use; null means find automatically. With {@code labelsOptional} a named labels variable
+     * that the file does not hold leaves the data unlabelled instead of failing (an adaptation target).
+     */
+    public record Options(String featuresVar, String labelsVar, boolean labelsOptional) {
+        public static final Options AUTO = new Options(null, null, false);
+
+        public Options(String featuresVar, String labelsVar) {
+            this(featuresVar, labelsVar, false);
+        }
     }
 
     public static Dataset load(Path file, String domain, Options options) throws DataException {
@@ -74,8 +81,12 @@ public final class MatLoader {
                 throw new DataException(file, "variable '" + featuresVar.name + "'",
                         "is a " + featuresVar.typeName() + ", not a numeric matrix");
             }
-            labelsVar = options.labelsVar() != null ? named(file, vars, options.labelsVar(), "labels")
-                    : autoLabels(vars, featuresVar);
+            if (options.labelsVar() != null && options.labelsOptional() && find(vars, options.labelsVar()) == null) {
+                labelsVar = null;
+            } else {
+                labelsVar = options.labelsVar() != null ? named(file, vars, options.labelsVar(), "labels")
+                        : autoLabels(vars, featuresVar);
+            }
         } else if (options.labelsVar() != null) {
             labelsVar = named(file, vars, options.labelsVar(), "labels");
             featuresVar = autoFeatures(file, vars, labelsVar);
@@ -222,6 +233,15 @@ public final class MatLoader {
         return vars;
     }
 
+    private static Var find(List<Var> vars, String name) {
+        for (Var v : vars) {
+            if (v.name.equals(name)) {
+                return v;
+            }
+        }
+        return null;
+    }
+
     private static Var named(Path file, List<Var> vars, String name, String role) throws DataException {
         for (Var v : vars) {
             if (v.name.equals(name)) {
@@ -272,8 +292,31 @@ public final class MatLoader {
             if (integral.size() == 1) {
                 return integral.get(0);
             }
+            // files that keep split indices beside the data (the DeCAF files: fea/gnd with source_idx/source_label,
+            // target_idx/target_label) hold several matching pairs; the features are the one matrix clearly larger
+            // than every other candidate (at least 4x the entries), else it is ambiguous
+            List<Var[]> cands = integral.isEmpty() ? pairs : integral;
+            Var[] best = null;
+            long second = 0;
+            for (Var[] p : cands) {
+                long size = (long) p[0].rows * p[0].cols;
+                if (best == null || size > (long) best[0].rows * best[0].cols) {
+                    if (best != null) {
+                        second = Math.max(second, (long) best[0].rows * best[0].cols);
+                    }
+                    best = p;
+                } else if (p[0] != best[0]) {
+                    second = Math.max(second, size);
+                }
+            }
+            Var bestFeatures = best == null ? null : best[0];
+            long withBest = cands.stream().filter(p -> p[0] == bestFeatures).count();
+            if (best != null && withBest == 1 && (long) best[0].rows * best[0].cols >= 4 * second) {
+                return best;
+            }
             throw new DataException(file, null, "cannot tell features from labels among " + listing(vars)
-                    + "; name them with --features-var and --labels-var");
+                    + "; name them with --features-var and --labels-var (--source-features-var/--target-features-var "
+                    + "when one file holds both domains)");
         }
         if (matrices.size() == 1) {
             return new Var[] {matrices.get(0), null};

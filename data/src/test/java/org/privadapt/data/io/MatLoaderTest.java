@@ -211,4 +211,64 @@ class MatLoaderTest {
         assertThatThrownBy(() -> MatLoader.load(p, "d", new MatLoader.Options("X", "y")))
                 .hasMessageContaining("do not match 5 labels");
     }
+
+    static Matrix filled(int r, int c, double base) {
+        Matrix m = Mat5.newMatrix(r, c);
+        for (int i = 0; i < r; i++) {
+            for (int j = 0; j < c; j++) {
+                m.setDouble(i, j, base + 0.25 * ((i * 5 + j * 3) % 7));
+            }
+        }
+        return m;
+    }
+
+    static Matrix labels(int n, int classes) {
+        Matrix y = Mat5.newMatrix(n, 1, MatlabType.UInt8);
+        for (int i = 0; i < n; i++) {
+            y.setDouble(i, 0, 1 + i % classes);
+        }
+        return y;
+    }
+
+    /** The DeCAF layout: fea/gnd beside split indices that also pair up by row count; the data pair is picked. */
+    @Test
+    void splitIndicesBesideTheDataDoNotMakeItAmbiguous() throws Exception {
+        MatFile mat = Mat5.newMatFile();
+        Matrix idx = Mat5.newMatrix(8, 3);
+        for (int i = 0; i < 8; i++) {
+            for (int j = 0; j < 3; j++) {
+                idx.setDouble(i, j, 1 + (i + j) % 20);
+            }
+        }
+        mat.addArray("fea", filled(20, 40, 0.5)).addArray("gnd", labels(20, 4))
+                .addArray("source_idx", idx).addArray("source_label", labels(8, 4));
+        Path p = dir.resolve("decaf_like.mat");
+        Mat5.writeToFile(mat, p.toFile());
+        Dataset d = MatLoader.load(p, "dom", MatLoader.Options.AUTO);
+        assertThat(d.size()).isEqualTo(20);
+        assertThat(d.dimension()).isEqualTo(40);
+        assertThat(d.provenance().files().get(0).detail()).contains("features=fea").contains("labels=gnd");
+    }
+
+    /** Two matrices of similar size, each with labels: still ambiguous, the message names the per-role options. */
+    @Test
+    void twoDomainsInOneFileNeedNames() throws Exception {
+        MatFile mat = Mat5.newMatFile();
+        mat.addArray("X_src", filled(16, 30, 0)).addArray("Y_src", labels(30, 3))
+                .addArray("X_tar", filled(16, 24, 1)).addArray("Y_tar", labels(24, 3));
+        Path p = dir.resolve("jda_like.mat");
+        Mat5.writeToFile(mat, p.toFile());
+        assertThatThrownBy(() -> MatLoader.load(p, "dom", MatLoader.Options.AUTO))
+                .hasMessageContaining("--source-features-var");
+        Dataset src = MatLoader.load(p, "s", new MatLoader.Options("X_src", "Y_src"));
+        Dataset tgt = MatLoader.load(p, "t", new MatLoader.Options("X_tar", "Y_tar"));
+        assertThat(src.size()).isEqualTo(30);
+        assertThat(tgt.size()).isEqualTo(24);
+        assertThat(src.dimension()).isEqualTo(16).isEqualTo(tgt.dimension());
+        // an adaptation target may lack its labels variable
+        Dataset unl = MatLoader.load(p, "t", new MatLoader.Options("X_tar", "Y_missing", true));
+        assertThat(unl.hasLabels()).isFalse();
+        assertThatThrownBy(() -> MatLoader.load(p, "t", new MatLoader.Options("X_tar", "Y_missing", false)))
+                .hasMessageContaining("no variable 'Y_missing'");
+    }
 }
