@@ -19,7 +19,7 @@ public final class OutputOptions {
 
     @Option(names = "--json", arity = "0..1", paramLabel = "FILE.json", parameterConsumer = JsonTarget.class,
             description = "Without a value: print the machine-readable JSON result on standard output (instead of text). "
-                    + "With a file name ending in .json: write the JSON result to that file (as --out).")
+                    + "With a file name: write the JSON result to that file (as --out).")
     void json(String file) {
         if (file == null || file.isEmpty()) {
             json = true;
@@ -29,15 +29,19 @@ public final class OutputOptions {
     }
 
     /**
-     * Takes the word after {@code --json} as its file only when it ends in {@code .json} (and is not an option), so
-     * that {@code bench --json office-caltech10} still reads the suite name as the positional parameter.
+     * Takes the word after {@code --json} as its file when it is not an option and looks like a file: it ends in
+     * {@code .json}, holds a '.' or '/' (suite names hold neither), or the command takes no positional parameter
+     * at all. So {@code bench --json office-caltech10} still reads the suite name as the positional parameter, and
+     * {@code run ... --json out.txt} writes out.txt instead of failing with "Unmatched argument".
      */
     static final class JsonTarget implements picocli.CommandLine.IParameterConsumer {
         @Override
         public void consumeParameters(java.util.Stack<String> args, picocli.CommandLine.Model.ArgSpec argSpec,
                                       picocli.CommandLine.Model.CommandSpec commandSpec) {
             String next = args.isEmpty() ? null : args.peek();
-            if (next != null && !next.startsWith("-") && next.toLowerCase(java.util.Locale.ROOT).endsWith(".json")) {
+            boolean fileLike = next != null && (next.toLowerCase(java.util.Locale.ROOT).endsWith(".json")
+                    || next.indexOf('.') >= 0 || next.indexOf('/') >= 0 || commandSpec.positionalParameters().isEmpty());
+            if (next != null && !next.startsWith("-") && fileLike) {
                 argSpec.setValue(args.pop());
             } else {
                 argSpec.setValue("");

@@ -18,20 +18,33 @@ class MiscCommandsTest {
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("office-caltech10  [MISSING]").contains("missing: " + dir);
         CliHarness.Result j = CliHarness.run("datasets", "--data-root", dir.toString(), "--json", "--no-load");
-        JsonNode s = Json.MAPPER.readTree(j.out()).get("suites").get(1);
-        assertThat(s.get("name").asText()).isEqualTo("amazon-reviews");
+        JsonNode s = null;
+        JsonNode office = null;
+        for (JsonNode x : Json.MAPPER.readTree(j.out()).get("suites")) {
+            if (x.get("name").asText().equals("amazon-reviews")) {
+                s = x;
+            } else if (x.get("name").asText().equals("office-caltech10")) {
+                office = x;
+            }
+        }
+        assertThat(s).isNotNull();
         assertThat(s.get("present").asBoolean()).isFalse();
         assertThat(s.get("domains").get(1).get("expectedRows").asInt()).isEqualTo(4465);
+        // each domain names its own missing file, not the suite's first
+        assertThat(s.get("domains").get(1).get("error").asText()).endsWith("books_test.svmlight").doesNotContain(",");
+        assertThat(office.get("domains").get(1).get("error").asText()).endsWith("Caltech10_SURF_L10.mat");
     }
 
     @Test
-    void benchOnAMissingSuiteIsADataError() {
+    void benchOnAMissingSuiteIsADataErrorAndAnUnknownOneAUsageError() {
         CliHarness.Result r = CliHarness.run("bench", "office-caltech10", "--data-root", dir.toString());
         assertThat(r.code()).isEqualTo(ExitCodes.DATA);
         assertThat(r.err()).contains("amazon_SURF_L10.mat: no such file");
+        // an unknown suite is a wrong choice on the command line, like an unknown method: exit 2
         CliHarness.Result u = CliHarness.run("bench", "mnist");
-        assertThat(u.code()).isEqualTo(ExitCodes.DATA);
-        assertThat(u.err()).contains("unknown suite 'mnist'");
+        assertThat(u.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(u.err()).contains("unknown suite 'mnist'").contains("mnist-usps");
+        assertThat(CliHarness.run("bench", "office-caltech10", "--methods", "nope").code()).isEqualTo(ExitCodes.USAGE);
         assertThat(CliHarness.run("bench", "office-caltech10", "--plot", "x.png").code()).isEqualTo(ExitCodes.USAGE);
     }
 

@@ -50,7 +50,7 @@ class RealDataCliTest {
         CliHarness.Result r = CliHarness.run("datasets", "--json");
         assertThat(r.code()).as(r.err()).isZero();
         JsonNode suites = Json.MAPPER.readTree(r.out()).get("suites");
-        assertThat(suites).hasSize(8);
+        assertThat(suites).hasSize(11);
         for (JsonNode s : suites) {
             if (!s.get("present").asBoolean()) {
                 continue;

@@ -254,6 +254,12 @@ class RunCommandTest {
                 t.toString(), "--label-column", "label", "--json");
         JsonNode cfg = Json.MAPPER.readTree(json.out()).get("config");
         assertThat(cfg.get("preprocess").asText()).isEqualTo("zscore");
+        // --json FILE with a name not ending in .json: written, not "Unmatched argument"
+        Path txt = dir.resolve("out.txt");
+        CliHarness.Result toFile = CliHarness.run("run", "--method", "source-only", "--source", s.toString(), "--target",
+                t.toString(), "--label-column", "label", "--json", txt.toString());
+        assertThat(toFile.code()).as(toFile.err()).isZero();
+        assertThat(Json.MAPPER.readTree(txt.toFile()).get("command").asText()).isEqualTo("run");
         assertThat(cfg.get("preprocess_default").asText()).contains("tabular");
         // a party read without DP: epsilon null and a flag, not the string "inf"
         JsonNode srcSpend = Json.MAPPER.readTree(json.out()).get("results").get(0).get("privacy").get("source");

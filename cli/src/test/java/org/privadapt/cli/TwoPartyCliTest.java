@@ -107,6 +107,16 @@ class TwoPartyCliTest {
         assertThat(dir.resolve("model.json")).doesNotExist();
         assertThat(dir.resolve("s.ledger")).doesNotExist();
 
+        // truncated: the message gives the position and says the file ends early
+        byte[] whole = Files.readAllBytes(rel);
+        Path cut = dir.resolve("cut.json");
+        Files.write(cut, java.util.Arrays.copyOf(whole, whole.length / 2));
+        CliHarness.Result t = train(cut);
+        assertThat(t.code()).isEqualTo(ExitCodes.ARTIFACT);
+        assertThat(t.err()).contains("cut.json: line ").contains("column").contains("truncated");
+        assertThat(t.err().strip().lines().count()).isEqualTo(1);
+        assertThat(dir.resolve("s.ledger")).doesNotExist();
+
         // unknown version
         ObjectNode v9 = (ObjectNode) json.readTree(rel.toFile());
         v9.put("version", 9);

@@ -158,6 +158,12 @@ public final class BenchCommand implements Callable<Integer> {
             throw new UsageException("--plot needs --sweep (it plots accuracy against the swept parameter)");
         }
         BenchmarkRegistry reg = data.registry();
+        if (reg.suites().stream().noneMatch(x -> x.name().equals(suiteName))) {
+            // a name that is not one of the choices is a usage error (exit 2), as an unknown method is
+            throw new UsageException("unknown suite '" + suiteName + "'; suites: " + String.join(", ",
+                    reg.suites().stream().map(Suite::name).toList()) + "; or linalg, accounting, noise, dpsgd, "
+                    + "dpot-wasserstein, sinkhorn");
+        }
         Suite suite = reg.suite(suiteName);
         List<AdaptationMethod> ms = new ArrayList<>();
         for (String m : methods) {
@@ -306,7 +312,10 @@ public final class BenchCommand implements Callable<Integer> {
         String title = suite.name() + ": target accuracy (%)" + (runs > 1 ? ", mean ± std over " + runs + " runs" : "");
         String md = Markdown.resultsTable(title, results) + notes.stream().map(n -> "\n" + n + "\n").reduce("", String::concat)
                 + totalsText(report.privacyTotals());
-        byte[] png = plot != null ? Plots.sweepPng(suite.name() + " (mean over tasks)", sweepName, results) : null;
+        String plotTitle = suite.name() + (pairs.size() == 1
+                ? " " + shortOf(suite, pairs.get(0)[0]) + "->" + shortOf(suite, pairs.get(0)[1])
+                : " (mean over " + pairs.size() + " tasks)") + (runs > 1 ? ", error bars: sd over " + runs + " runs" : "");
+        byte[] png = plot != null ? Plots.sweepPng(plotTitle, sweepName, results) : null;
         output.write(report, md, plot, png);
         PrintWriter out = spec.commandLine().getOut();
         if (output.json) {

@@ -47,6 +47,29 @@ public final class DatasetsCommand implements Callable<Integer> {
                       Integer expectedRows, Integer expectedCols, String labels, String error) {
     }
 
+    /**
+     * The missing file(s) a domain's split needs: those whose name holds the domain's name (and, when several do,
+     * its split's), else every missing file of the suite (files shared by all domains).
+     */
+    static String missingFor(List<java.nio.file.Path> missing, String domain, String split) {
+        String dl = domain.toLowerCase(java.util.Locale.ROOT);
+        List<java.nio.file.Path> mine = missing.stream()
+                .filter(p -> p.getFileName().toString().toLowerCase(java.util.Locale.ROOT).contains(dl)).toList();
+        if (mine.size() > 1) {
+            List<java.nio.file.Path> bySplit = mine.stream().filter(p -> p.getFileName().toString()
+                    .toLowerCase(java.util.Locale.ROOT).contains(split.toLowerCase(java.util.Locale.ROOT))).toList();
+            if (!bySplit.isEmpty()) {
+                mine = bySplit;
+            }
+        }
+        if (mine.isEmpty()) {
+            // files shared by all domains, or another domain's: the suite cannot be read without them
+            return "the suite needs " + missing.stream().map(java.nio.file.Path::toString)
+                    .collect(java.util.stream.Collectors.joining(", "));
+        }
+        return mine.stream().map(java.nio.file.Path::toString).collect(java.util.stream.Collectors.joining(", "));
+    }
+
     @Override
     public Integer call() {
         BenchmarkRegistry reg = BenchmarkRegistry.standard(DataRoot.resolve(dataRoot));
@@ -66,7 +89,7 @@ public final class DatasetsCommand implements Callable<Integer> {
                         Integer ec = sp.expectedCols() < 0 ? null : sp.expectedCols();
                         if (!present) {
                             rows.add(new Row(s.name(), d.name(), sp.name(), "missing", null, null, er, ec, null,
-                                    reg.missingFiles(s).get(0).toString()));
+                                    missingFor(reg.missingFiles(s), d.name(), sp.name())));
                         } else if (noLoad) {
                             rows.add(new Row(s.name(), d.name(), sp.name(), "present", null, null, er, ec, null, null));
                         } else {

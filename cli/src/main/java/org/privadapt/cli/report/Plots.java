@@ -21,8 +21,14 @@ public final class Plots {
      * @param param   the swept parameter (x axis)
      * @param results sweep results; each must carry {@code param} in its sweep map with a numeric value
      */
+    /**
+     * Accuracy against a swept parameter, one line per method, averaged over the tasks in {@code results}; with
+     * repeated runs each point carries an error bar of the run-to-run standard deviation (averaged over tasks).
+     */
     public static byte[] sweepPng(String title, String param, List<Report.TaskResult> results) throws IOException {
         Map<String, Map<Double, List<Double>>> series = new LinkedHashMap<>();
+        Map<String, Map<Double, List<Double>>> spread = new LinkedHashMap<>();
+        boolean repeated = false;
         for (Report.TaskResult r : results) {
             String x = r.sweep() == null ? null : r.sweep().get(param);
             if (x == null) {
@@ -30,6 +36,10 @@ public final class Plots {
             }
             series.computeIfAbsent(r.method(), k -> new java.util.TreeMap<>())
                     .computeIfAbsent(Double.parseDouble(x), k -> new ArrayList<>()).add(100 * r.accuracyMean());
+            spread.computeIfAbsent(r.method(), k -> new java.util.TreeMap<>())
+                    .computeIfAbsent(Double.parseDouble(x), k -> new ArrayList<>())
+                    .add(r.runs() > 1 && Double.isFinite(r.accuracyStd()) ? 100 * r.accuracyStd() : 0.0);
+            repeated |= r.runs() > 1;
         }
         XYChart chart = new XYChartBuilder().width(800).height(500).title(title).xAxisTitle(param)
                 .yAxisTitle("target accuracy (%)").build();
@@ -48,11 +58,18 @@ public final class Plots {
         for (Map.Entry<String, Map<Double, List<Double>>> e : series.entrySet()) {
             List<Double> xs = new ArrayList<>();
             List<Double> ys = new ArrayList<>();
+            List<Double> errs = new ArrayList<>();
             for (Map.Entry<Double, List<Double>> p : e.getValue().entrySet()) {
                 xs.add(p.getKey());
                 ys.add(p.getValue().stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN));
+                // error bar: the run-to-run standard deviation (averaged over the tasks at this x)
+                errs.add(spread.get(e.getKey()).get(p.getKey()).stream().mapToDouble(Double::doubleValue).average().orElse(0));
             }
-            chart.addSeries(e.getKey(), xs, ys).setMarker(SeriesMarkers.CIRCLE);
+            if (repeated) {
+                chart.addSeries(e.getKey(), xs, ys, errs).setMarker(SeriesMarkers.CIRCLE);
+            } else {
+                chart.addSeries(e.getKey(), xs, ys).setMarker(SeriesMarkers.CIRCLE);
+            }
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ImageIO.write(BitmapEncoder.getBufferedImage(chart), "png", out);

@@ -43,6 +43,19 @@ public final class BenchmarkRegistry {
     public static BenchmarkRegistry standard(Path root) {
         BenchmarkRegistry r = new BenchmarkRegistry(root);
         r.addOfficeCaltech();
+        r.addOfficeDeep("office-caltech10-decaf", "Office-Caltech10, DeCAF6 (AlexNet fc6, 4096-dim), dslr and webcam, 10 classes",
+                new String[][] {{"dslr", "D", "office-caltech10/decaf6/dslr_decaf.mat", "157"},
+                    {"webcam", "W", "office-caltech10/decaf6/Webcam_decaf.mat", "295"}}, 4096, "fea", "gnd",
+                "non-negative post-ReLU activations, not normalised (the features of papers 000 and 002); amazon and caltech "
+                + "could not be obtained, so D->W and W->D only; the files' semi-supervised split indices are not used: "
+                + "the unsupervised protocol uses all target rows both for adaptation and for evaluation");
+        r.addOfficeDeep("office-caltech10-googlenet", "Office-Caltech10, GoogLeNet pool features (1024-dim), amazon, dslr and "
+                + "webcam, 10 classes", new String[][] {{"amazon", "A", "office-caltech10/googlenet1024/amazon.mat", "958"},
+                    {"dslr", "D", "office-caltech10/googlenet1024/dslr.mat", "157"},
+                    {"webcam", "W", "office-caltech10/googlenet1024/webcam.mat", "295"}}, 1024, "fts", "labels",
+                "non-negative float32 features of an ImageNet-pretrained network; caltech could not be obtained, so the 6 "
+                + "tasks among A, D, W; all target rows for adaptation and evaluation");
+        r.addMnistUsps();
         r.addAmazon();
         r.addAdult();
         r.addGerman();
@@ -186,6 +199,55 @@ public final class BenchmarkRegistry {
                             throw new DataException(files.get(i), null, "expected 10 classes, found " + y.numClasses());
                         }
                         m.put(key(doms[i][0], "all"), ds.withLabels(y.renamed(OFFICE_CLASSES), "classes named"));
+                    }
+                    return m;
+                });
+    }
+
+    /** Deep-feature versions of Office-Caltech10: one MAT file per domain, the same 10 classes as SURF. */
+    private void addOfficeDeep(String name, String title, String[][] doms, int dim, String xVar, String yVar, String notes) {
+        List<Suite.Domain> domains = new ArrayList<>();
+        List<String> files = new ArrayList<>();
+        for (String[] d : doms) {
+            domains.add(new Suite.Domain(d[0], d[1], List.of(new Suite.Split("all", Integer.parseInt(d[3]), dim))));
+            files.add(d[2]);
+        }
+        add(new Suite(name, title, "classification", domains, files, notes, "all", "all", "all"), root -> {
+            Map<String, Dataset> m = new LinkedHashMap<>();
+            for (String[] d : doms) {
+                Dataset ds = MatLoader.load(root.resolve(d[2]), name + "/" + d[0], new MatLoader.Options(xVar, yVar));
+                ClassLabels y = ds.classLabels();
+                if (y.numClasses() != 10 || ds.dimension() != dim || ds.size() != Integer.parseInt(d[3])) {
+                    throw new DataException(d[2], null, "expected " + d[3] + " x " + dim + " with 10 classes, found "
+                            + ds.size() + " x " + ds.dimension() + " with " + y.numClasses());
+                }
+                m.put(key(d[0], "all"), ds.withLabels(y.renamed(OFFICE_CLASSES), "classes named"));
+            }
+            return m;
+        });
+    }
+
+    /** JDA's MNIST_vs_USPS.mat: both domains in one file, d x n (256 pixels of 16 x 16 images), labels 1..10. */
+    private void addMnistUsps() {
+        String file = "mnist-usps/MNIST_vs_USPS.mat";
+        List<Suite.Domain> domains = List.of(
+                new Suite.Domain("mnist", "M", List.of(new Suite.Split("all", 2000, 256))),
+                new Suite.Domain("usps", "U", List.of(new Suite.Split("all", 1800, 256))));
+        add(new Suite("mnist-usps", "MNIST (2000) and USPS (1800) digits as 16 x 16 images in [0, 1] (JDA's pair), 10 classes",
+                "classification", domains, List.of(file), "one MAT file with X_src/Y_src (MNIST) and X_tar/Y_tar (USPS), "
+                + "one column per image; labels 1..10 as in the file; M->U and U->M with all target rows for adaptation "
+                + "and evaluation (the JDA protocol)", "all", "all", "all"), root -> {
+                    Map<String, Dataset> m = new LinkedHashMap<>();
+                    String[][] parts = {{"mnist", "X_src", "Y_src", "2000"}, {"usps", "X_tar", "Y_tar", "1800"}};
+                    for (String[] d : parts) {
+                        Dataset ds = MatLoader.load(root.resolve(file), "mnist-usps/" + d[0], new MatLoader.Options(d[1], d[2]));
+                        ClassLabels y = ds.classLabels();
+                        if (y.numClasses() != 10 || ds.dimension() != 256 || ds.size() != Integer.parseInt(d[3])) {
+                            throw new DataException(file, "variable '" + d[1] + "'", "expected " + d[3]
+                                    + " images of 256 pixels in 10 classes, found " + ds.size() + " x " + ds.dimension()
+                                    + " in " + y.numClasses());
+                        }
+                        m.put(key(d[0], "all"), ds);
                     }
                     return m;
                 });

@@ -33,7 +33,7 @@ class DefaultPreprocessingTest {
         assertThat(DefaultPreprocessing.choose(ds("MAT v5", new double[][] {{0, 3}, {2, 0}}), false).spec()).isEqualTo("l1,zscore");
         assertThat(DefaultPreprocessing.choose(ds("comma text", new double[][] {{-1, 3}, {2, 0}}), false).spec()).isEqualTo("zscore");
         assertThat(DefaultPreprocessing.choose(ds("SVMlight", new double[][] {{1, 3}}), false).spec()).isEqualTo("none");
-        assertThat(DefaultPreprocessing.choose(ds("MAT v5", new double[][] {{0.1, 3}}), false).spec()).isEqualTo("zscore");
+        assertThat(DefaultPreprocessing.choose(ds("MAT v5", new double[][] {{0.1, 3}}), false).spec()).isEqualTo("l2");
     }
 
     @Test

@@ -158,12 +158,25 @@ public final class Artifact {
         return parse(file.toString(), bytes, expectedKind);
     }
 
+    /** " line L, column C (byte B of N)" for a parser location; "truncated" when it is the end of the file. */
+    static String where(com.fasterxml.jackson.core.JsonLocation loc, int size) {
+        if (loc == null) {
+            return "";
+        }
+        long b = loc.getByteOffset() >= 0 ? loc.getByteOffset() : loc.getCharOffset();
+        String s = " line " + loc.getLineNr() + ", column " + loc.getColumnNr() + (b >= 0 ? " (byte " + b + " of " + size + ")" : "");
+        return b >= size ? s + ": the file ends early (truncated?):" : s + ":";
+    }
+
     public static Artifact parse(String name, byte[] bytes, String expectedKind) throws ArtifactException {
         JsonNode n;
         try {
             n = CANON.readTree(bytes);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new ArtifactException(name + ":" + where(e.getLocation(), bytes.length) + " not a privadapt artifact (malformed "
+                    + "JSON: " + e.getOriginalMessage().lines().findFirst().orElse("") + ")", e);
         } catch (IOException e) {
-            throw new ArtifactException(name + ": not a privadapt artifact (malformed JSON)", e);
+            throw new ArtifactException(name + ": not a privadapt artifact (malformed JSON: " + e.getMessage() + ")", e);
         }
         if (n == null || !n.isObject() || !FORMAT.equals(n.path("format").asText())) {
             throw new ArtifactException(name + ": not a privadapt artifact (no \"format\": \"" + FORMAT + "\")");

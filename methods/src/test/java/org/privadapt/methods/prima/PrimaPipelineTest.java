@@ -110,7 +110,8 @@ class PrimaPipelineTest {
         PrivacySession s = new PrivacySession("source", new PrivacyBudget(2.0, 1e-5), NeighbouringRelation.ADD_OR_REMOVE_ONE,
                 NoiseSource.seeded(1), null);
         assertThatThrownBy(() -> Prima.train(other.source(), back, config("lr"), s))
-                .isInstanceOf(ArtifactException.class).hasMessageContaining("12 features").hasMessageContaining("7");
+                .isInstanceOf(org.privadapt.data.DataException.class).hasMessageContaining("has 7 features")
+                .hasMessageContaining("is for 12");
         assertThat(s.events()).isEmpty(); // nothing spent
     }
 

@@ -368,7 +368,11 @@ public final class BudgetLedger {
         try {
             n = CANONICAL.readTree(bytes);
         } catch (JsonProcessingException e) {
-            throw new LedgerException(file + ": not a valid ledger (malformed JSON: " + e.getOriginalMessage() + ")", e);
+            com.fasterxml.jackson.core.JsonLocation loc = e.getLocation();
+            String at = loc == null ? "" : " line " + loc.getLineNr() + ", column " + loc.getColumnNr()
+                    + (loc.getByteOffset() >= bytes.length ? " (end of file: truncated?)" : "") + ":";
+            throw new LedgerException(file + ":" + at + " not a valid ledger (malformed JSON: "
+                    + e.getOriginalMessage().lines().findFirst().orElse("") + ")", e);
         } catch (IOException e) {
             throw new LedgerException(file + ": cannot read ledger: " + e.getMessage(), e);
         }
