@@ -21,7 +21,8 @@ public final class PartyOptions {
     double delta;
 
     @Option(names = "--relation", paramLabel = "add-remove|replace", defaultValue = "add-remove",
-            description = "Neighbouring relation (default: ${DEFAULT-VALUE}).")
+            description = "Neighbouring relation: add-remove (one record added or removed) or replace (one record "
+                    + "replaced, the count public) (default: ${DEFAULT-VALUE}).")
     String relation;
 
     @Option(names = "--ledger", paramLabel = "FILE", description = "This party's budget ledger (created if absent); the step is refused if it would overspend it.")

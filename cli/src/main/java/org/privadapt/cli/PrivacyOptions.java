@@ -38,7 +38,8 @@ public final class PrivacyOptions {
     Double targetEpsilon;
 
     @Option(names = "--relation", paramLabel = "add-remove|replace", defaultValue = "add-remove",
-            description = "Neighbouring relation (default: ${DEFAULT-VALUE}).")
+            description = "Neighbouring relation: add-remove (one record added or removed) or replace (one record "
+                    + "replaced, the count public) (default: ${DEFAULT-VALUE}).")
     String relation;
 
     @Option(names = "--source-public", split = ",", paramLabel = "size|classes|schema",

@@ -85,11 +85,20 @@ class PrivacyCommandTest {
         BudgetLedger l = BudgetLedger.openOrCreate(f, "target", new PrivacyBudget(3, 1e-5), NeighbouringRelation.ADD_OR_REMOVE_ONE);
         l.charge(new BudgetLedger.Charge("covariance release", "Gaussian symmetric matrix", new GaussianEvent(4),
                 Map.of("sigma", 4.0), "AES-256-CTR", true));
+        l.charge(new BudgetLedger.Charge("second release", "Gaussian symmetric matrix", new GaussianEvent(4),
+                Map.of("sigma", 4.0), "AES-256-CTR", true));
         CliHarness.Result r = CliHarness.run("privacy", "ledger", f.toString());
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.out()).contains("party target").contains("covariance release").contains("total: epsilon");
+        assertThat(r.out()).contains("party target").contains("covariance release").contains("total: epsilon")
+                .contains("eps alone").contains("eps total").endsWith("\n");
+        // the sampler is listed once, not on every entry; each entry's own epsilon equals the first's
+        assertThat(r.out().split("AES-256-CTR", -1)).hasSize(2);
+        String[] rows = r.out().lines().filter(x -> x.matches("  [12] .*")).toArray(String[]::new);
+        assertThat(rows).hasSize(2);
+        assertThat(rows[0].split("\\s+")[4]).isEqualTo(rows[1].split("\\s+")[4]);
+        assertThat(r.out().lines().mapToInt(String::length).max().orElse(0)).isLessThan(130);
         JsonNode j = json("privacy", "ledger", f.toString(), "--json");
-        assertThat(j.get("entries")).hasSize(1);
+        assertThat(j.get("entries")).hasSize(2);
         assertThat(j.get("epsilon_spent").asDouble()).isPositive().isLessThan(3);
         Files.writeString(f, Files.readString(f).replace("covariance release", "something else"));
         CliHarness.Result bad = CliHarness.run("privacy", "ledger", f.toString());

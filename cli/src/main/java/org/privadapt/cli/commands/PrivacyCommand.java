@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.privadapt.cli.ExitCodes;
+import org.privadapt.cli.Runs;
 import org.privadapt.cli.UsageException;
 import org.privadapt.cli.report.Json;
 import org.privadapt.privacy.NeighbouringRelation;
@@ -102,10 +103,11 @@ public final class PrivacyCommand implements java.util.concurrent.Callable<Integ
         @CommandLine.Mixin
         Training training;
 
-        @Option(names = "--delta", required = true, paramLabel = "D")
+        @Option(names = "--delta", required = true, paramLabel = "D", description = "Target delta of the (epsilon, delta) guarantee, in (0, 1); usually at most 1/(10 n).")
         double delta;
 
-        @Option(names = "--accountant", defaultValue = "rdp", description = "rdp or pld (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--accountant", defaultValue = "rdp", paramLabel = "rdp|pld",
+                description = "rdp (Renyi DP, Mironov et al.) or pld (privacy loss distributions, tighter; default: ${DEFAULT-VALUE}).")
         String accountant;
 
         @Option(names = "--json", description = "JSON on standard output: epsilon, delta, accountant (and order for rdp).")
@@ -162,10 +164,10 @@ public final class PrivacyCommand implements java.util.concurrent.Callable<Integ
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
-        @Option(names = "--noise-multiplier", required = true, paramLabel = "S")
+        @Option(names = "--noise-multiplier", required = true, paramLabel = "S", description = "Noise std / clip norm (sigma).")
         double sigma;
 
-        @Option(names = "--sample-rate", required = true, paramLabel = "Q")
+        @Option(names = "--sample-rate", required = true, paramLabel = "Q", description = "Poisson sampling probability q (expected batch / n).")
         double q;
 
         @Option(names = "--orders", split = ",", paramLabel = "A", description = "Rényi orders (> 1); default: the standard grid.")
@@ -213,16 +215,17 @@ public final class PrivacyCommand implements java.util.concurrent.Callable<Integ
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
-        @Option(names = "--epsilon", required = true, paramLabel = "E")
+        @Option(names = "--epsilon", required = true, paramLabel = "E", description = "Target epsilon, > 0.")
         double epsilon;
 
-        @Option(names = "--delta", required = true, paramLabel = "D")
+        @Option(names = "--delta", required = true, paramLabel = "D", description = "Target delta of the (epsilon, delta) guarantee, in (0, 1); usually at most 1/(10 n).")
         double delta;
 
         @CommandLine.Mixin
         Training training;
 
-        @Option(names = "--accountant", defaultValue = "rdp", description = "rdp or pld (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--accountant", defaultValue = "rdp", paramLabel = "rdp|pld",
+                description = "rdp (Renyi DP, Mironov et al.) or pld (privacy loss distributions, tighter; default: ${DEFAULT-VALUE}).")
         String accountant;
 
         @Option(names = "--json", description = "JSON on standard output: noise_multiplier, epsilon, delta, accountant.")
@@ -267,10 +270,10 @@ public final class PrivacyCommand implements java.util.concurrent.Callable<Integ
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
-        @Option(names = "--epsilon", required = true, paramLabel = "E")
+        @Option(names = "--epsilon", required = true, paramLabel = "E", description = "Target epsilon, > 0.")
         double epsilon;
 
-        @Option(names = "--delta", required = true, paramLabel = "D")
+        @Option(names = "--delta", required = true, paramLabel = "D", description = "Target delta of the (epsilon, delta) guarantee, in (0, 1); usually at most 1/(10 n).")
         double delta;
 
         @Option(names = "--sensitivity", required = true, paramLabel = "X", description = "L2 sensitivity.")
@@ -353,19 +356,53 @@ public final class PrivacyCommand implements java.util.concurrent.Callable<Integ
                 w.println(Json.write(out));
                 return ExitCodes.OK;
             }
-            w.printf(Locale.ROOT, "ledger %s%nparty %s, budget (eps=%s, delta=%s), %s neighbours%n%n", s.file(), s.party(),
-                    s.budget().epsilon(), s.budget().delta(), s.relation().description());
-            w.printf(Locale.ROOT, "  %-4s %-24s %-28s %-12s %s%n", "#", "time", "label", "eps after", "event / sampler");
-            for (BudgetLedger.Entry e : s.entries()) {
-                w.printf(Locale.ROOT, "  %-4d %-24s %-28s %-12.6g %s%n  %4s %s%n", e.seq(), e.time(), e.label(), e.epsilonAfter(),
-                        e.event().describe(), "", e.mechanism() + "; " + e.sampler() + (e.secureNoise() ? "" : " [NOT SECURE]"));
-            }
-            w.printf(Locale.ROOT, "%ntotal: epsilon %.6g of %s spent at delta %s (%s accountant), %.6g remaining%n",
-                    s.epsilonSpent(), s.budget().epsilon(), s.budget().delta(), s.accountant(), s.epsilonRemaining());
-            if (!s.allNoiseSecure()) {
-                w.println("NOT PRIVATE: at least one release used seeded (non-secure) noise; its guarantee does not hold.");
-            }
+            w.print(text(s));
+            w.flush();
             return ExitCodes.OK;
+        }
+
+        /**
+         * The ledger for people: one row per entry with its own epsilon (the entry alone, at the ledger's delta) and
+         * the running total, the event and mechanism on an indented line, and each distinct noise sampler once at
+         * the end instead of on every entry. Ends with a newline.
+         */
+        static String text(BudgetLedger.Snapshot s) {
+            StringBuilder b = new StringBuilder();
+            b.append("ledger ").append(s.file()).append('\n');
+            b.append("party ").append(s.party()).append(", budget epsilon ").append(Runs.formatNumber(s.budget().epsilon()))
+                    .append(" at delta ").append(Runs.formatNumber(s.budget().delta())).append(", ")
+                    .append(s.relation().description()).append(" neighbours\n\n");
+            b.append(String.format(Locale.ROOT, "  %-4s %-19s  %-9s  %-9s  %s%n", "#", "time (UTC)", "eps alone", "eps total", "label"));
+            List<String> samplers = new ArrayList<>();
+            for (BudgetLedger.Entry e : s.entries()) {
+                org.privadapt.privacy.accounting.Accountants.Certified alone = org.privadapt.privacy.accounting.Accountants
+                        .certify(s.relation(), e.event(), s.budget().delta());
+                String time = e.time() == null ? "" : e.time().replace('T', ' ');
+                time = time.length() > 19 ? time.substring(0, 19) : time;
+                b.append(String.format(Locale.ROOT, "  %-4d %-19s  %-9s  %-9s  %s%n", e.seq(), time,
+                        alone == null ? "n/a" : Runs.formatNumber(alone.epsilon()), Runs.formatNumber(e.epsilonAfter()), e.label()));
+                int k = samplers.indexOf(e.sampler());
+                if (k < 0) {
+                    samplers.add(e.sampler());
+                    k = samplers.size() - 1;
+                }
+                b.append("       ").append(e.mechanism()).append("; noise [").append(k + 1).append(']')
+                        .append(e.secureNoise() ? "" : " NOT SECURE (seeded)").append('\n');
+                b.append("       event: ").append(e.event().describe()).append('\n');
+            }
+            if (!samplers.isEmpty()) {
+                b.append("\nnoise samplers:\n");
+                for (int i = 0; i < samplers.size(); i++) {
+                    b.append("  [").append(i + 1).append("] ").append(samplers.get(i)).append('\n');
+                }
+            }
+            b.append(String.format(Locale.ROOT, "%ntotal: epsilon %s of %s spent at delta %s (%s accountant), %s remaining%n",
+                    Runs.formatNumber(s.epsilonSpent()), Runs.formatNumber(s.budget().epsilon()),
+                    Runs.formatNumber(s.budget().delta()), s.accountant(), Runs.formatNumber(s.epsilonRemaining())));
+            if (!s.allNoiseSecure()) {
+                b.append("NOT PRIVATE: at least one release used seeded (non-secure) noise; its guarantee does not hold.\n");
+            }
+            return b.toString();
         }
     }
 

@@ -28,9 +28,8 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code privadapt source ...}: the source institution's own steps of the two-party flow. */
 @Command(name = "source", mixinStandardHelpOptions = true,
-        description = {"The source institution's steps of the two-party flow, run on its own machine with its own data:",
-            "  train    read the target's release, spend from its own ledger, write the DP model artifact (PRIMA, PRISA).",
-            "  release  release its own rows privately for the target (DPOT: JL projection plus Gaussian noise, noisy label counts)."},
+        description = {"The source institution's steps of the two-party flow, run on its own machine with its own data "
+            + "(train: PRIMA/PRISA's DP model from the target's release; release: DPOT's DP release of its rows)."},
         subcommands = {SourceCommand.Train.class, SourceCommand.Release.class})
 public final class SourceCommand implements java.util.concurrent.Callable<Integer> {
     @Spec

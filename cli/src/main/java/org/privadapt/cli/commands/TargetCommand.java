@@ -39,10 +39,9 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code privadapt target ...}: the target institution's own steps of the two-party flow. */
 @Command(name = "target", mixinStandardHelpOptions = true,
-        description = {"The target institution's steps of the two-party flow, run on its own machine with its own data:",
-            "  release  DP statistics of its rows for the source (PRIMA/PRISA: subspaces and covariances),",
-            "  predict  the source's model applied to its rows (predictions; accuracy when labelled),",
-            "  adapt    dpot-da: transport the source's DPOT release onto its rows, train its own model, predict."},
+        description = {"The target institution's steps of the two-party flow, run on its own machine with its own data "
+            + "(release: PRIMA/PRISA's DP statistics of its rows; predict: the source's model on its rows; adapt: "
+            + "dpot-da on the source's DPOT release)."},
         subcommands = {TargetCommand.Release.class, TargetCommand.Predict.class, TargetCommand.Adapt.class})
 public final class TargetCommand implements java.util.concurrent.Callable<Integer> {
     @Spec
