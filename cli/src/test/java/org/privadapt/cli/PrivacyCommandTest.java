@@ -105,4 +105,60 @@ class PrivacyCommandTest {
         assertThat(bad.code()).isEqualTo(ExitCodes.ARTIFACT);
         assertThat(bad.err()).contains("hash chain");
     }
+
+    @Test
+    void statementAgreesWithTheAccountantsAndStatesItsCaveats() throws Exception {
+        String[] a = {"privacy", "statement", "--n", "60000", "--batch", "256", "--epochs", "15", "--noise-multiplier", "1.1",
+            "--delta", "1e-5", "--json"};
+        JsonNode st = json(a);
+        assertThat(st.get("steps").asLong()).isEqualTo(3516); // ceil(15 * 60000 / 256)
+        JsonNode rdp = json("privacy", "epsilon", "--noise-multiplier", "1.1", "--sample-rate", Double.toString(256.0 / 60000),
+                "--steps", "3516", "--delta", "1e-5", "--json");
+        JsonNode pld = json("privacy", "epsilon", "--noise-multiplier", "1.1", "--sample-rate", Double.toString(256.0 / 60000),
+                "--steps", "3516", "--delta", "1e-5", "--accountant", "pld", "--json");
+        assertThat(st.get("epsilon_poisson_rdp").asDouble()).isEqualTo(rdp.get("epsilon").asDouble());
+        assertThat(st.get("epsilon_poisson_pld").asDouble()).isEqualTo(pld.get("epsilon").asDouble());
+        // without amplification by sampling the same noise protects far less
+        assertThat(st.get("epsilon_once_per_epoch").asDouble()).isGreaterThan(5 * st.get("epsilon_poisson_pld").asDouble());
+        JsonNode k1 = json("privacy", "statement", "--n", "60000", "--batch", "256", "--epochs", "15", "--noise-multiplier",
+                "1.1", "--delta", "1e-5", "--max-examples-per-user", "1", "--json");
+        assertThat(k1.get("user_epsilon_once_per_epoch").asDouble()).isEqualTo(st.get("epsilon_once_per_epoch").asDouble());
+        JsonNode k3 = json("privacy", "statement", "--n", "60000", "--batch", "256", "--epochs", "15", "--noise-multiplier",
+                "1.1", "--delta", "1e-5", "--max-examples-per-user", "3", "--json");
+        assertThat(k3.get("user_epsilon_poisson").asDouble()).isGreaterThan(st.get("epsilon_poisson_rdp").asDouble())
+                .isLessThan(3 * 3 * st.get("epsilon_poisson_rdp").asDouble());
+        assertThat(k3.get("user_epsilon_once_per_epoch").asDouble()).isGreaterThan(k1.get("user_epsilon_once_per_epoch").asDouble());
+        CliHarness.Result text = CliHarness.run(java.util.Arrays.copyOf(a, a.length - 1));
+        assertThat(text.out()).contains("Poisson sampling (*)").contains("once per epoch").contains("checkpoints");
+        assertThat(CliHarness.run("privacy", "statement", "--n", "10", "--batch", "20", "--epochs", "1", "--noise-multiplier", "1",
+                "--delta", "1e-5").code()).isEqualTo(ExitCodes.USAGE);
+    }
+
+    @Test
+    void inspectShowsAnArtifactWithoutBase64AndRefusesADamagedOne() throws Exception {
+        var p = org.privadapt.data.synthetic.SyntheticShift.generate(
+                new org.privadapt.data.synthetic.SyntheticShift.Config(6, 3, 40, 40, 4.0, 2.0, 1.0), 3);
+        PrivateRunTest h = new PrivateRunTest();
+        h.dir = dir;
+        Path tgt = h.writeCsv("t.csv", p.target());
+        Path rel = dir.resolve("release.json");
+        CliHarness.Result r = CliHarness.run("target", "release", "--method", "prima", "--data", tgt.toString(), "--epsilon", "2",
+                "--delta", "1e-4", "--ledger", dir.resolve("t.ledger").toString(), "--out", rel.toString(), "--seed", "3",
+                "--public", "size,classes");
+        assertThat(r.code()).as(r.err()).isZero();
+        CliHarness.Result in = CliHarness.run("inspect", rel.toString());
+        assertThat(in.code()).as(in.err()).isZero();
+        assertThat(in.out()).contains("release artifact").contains("method prima").contains("party target")
+                .contains("(valid)").contains("epsilon_spent").contains("event 1:").contains("array of");
+        assertThat(in.out()).doesNotContainPattern("[A-Za-z0-9+/]{60,}"); // no base64 blob
+        JsonNode j = json("inspect", rel.toString(), "--json");
+        assertThat(j.get("kind").asText()).isEqualTo("release");
+        assertThat(j.toString()).contains("characters omitted");
+        CliHarness.Result ledger = CliHarness.run("inspect", dir.resolve("t.ledger").toString());
+        assertThat(ledger.out()).contains("eps total");
+        Files.writeString(rel, Files.readString(rel).replace("\"prima\"", "\"prisa\""));
+        CliHarness.Result bad = CliHarness.run("inspect", rel.toString());
+        assertThat(bad.code()).isEqualTo(ExitCodes.ARTIFACT);
+        assertThat(bad.err()).contains("checksum");
+    }
 }

@@ -146,6 +146,7 @@ public final class Artifact {
      *
      * @throws ArtifactException naming the file and what is wrong
      */
+    /** Reads and checks an artifact file; {@code expectedKind} null accepts any kind. */
     public static Artifact read(Path file, String expectedKind) throws ArtifactException {
         byte[] bytes;
         try {
@@ -168,6 +169,10 @@ public final class Artifact {
         return b >= size ? s + ": the file ends early (truncated?):" : s + ":";
     }
 
+    /**
+     * Parses and checks an artifact (format, version, checksum, required fields); {@code expectedKind} null accepts
+     * any kind (inspection).
+     */
     public static Artifact parse(String name, byte[] bytes, String expectedKind) throws ArtifactException {
         JsonNode n;
         try {
@@ -188,7 +193,7 @@ public final class Artifact {
         if (!expected.equals(n.path("checksum").asText())) {
             throw new ArtifactException(name + ": checksum mismatch: the artifact was modified or damaged");
         }
-        if (!expectedKind.equals(n.path("kind").asText())) {
+        if (expectedKind != null && !expectedKind.equals(n.path("kind").asText())) {
             throw new ArtifactException(name + ": is a '" + n.path("kind").asText() + "' artifact, expected a '" + expectedKind + "'");
         }
         for (String f : new String[] {"method", "party", "run_id", "privacy", "payload"}) {
