@@ -1,0 +1,287 @@
+package org.privadapt.dp;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.privadapt.data.ClassLabels;
+import org.privadapt.math.DenseMatrix;
+import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.core.PrivateTraining;
+import org.privadapt.models.nn.Network;
+import org.privadapt.privacy.BudgetExceededException;
+import org.privadapt.privacy.NeighbouringRelation;
+import org.privadapt.privacy.PrivacyBudget;
+import org.privadapt.privacy.PrivacyCost;
+import org.privadapt.privacy.PrivacySession;
+import org.privadapt.privacy.ledger.BudgetLedger;
+import org.privadapt.privacy.noise.NoiseSource;
+
+/**
+ * A classifier trained with DP-SGD for a target (epsilon, delta), in the manner of Opacus's
+ * {@code PrivacyEngine.make_private_with_epsilon}: say how much privacy you may spend and how to train; the noise
+ * multiplier is calibrated so that the whole run (Poisson sampling at rate batch/n, every step) stays within it, the
+ * cost is charged to the party's ledger (if any) <b>before</b> any noise is drawn, and {@link #spentEpsilon()} says
+ * what was spent, certified by the accountant.
+ *
+ * <pre>{@code
+ * PrivateClassifier clf = PrivateClassifier.builder()
+ *         .epsilon(2).delta(1e-5).epochs(10).batch(64).clip(1.0)
+ *         .sizeIsPublic()                // n enters the sampling rate: declare it public (or use replace-one)
+ *         .ledger(Path.of("source.ledger"), 10.0)
+ *         .build();
+ * clf.fit(x, y);                          // charges the ledger, then trains
+ * int[] p = clf.predict(xTest);
+ * double eps = clf.spentEpsilon();
+ * }</pre>
+ *
+ * <p>Privacy: example-level DP under add-or-remove-one neighbours (or replace-one with {@link Builder#replaceOne()}).
+ * The sampling rate batch/n and the number of steps reveal n, so under add-or-remove the size must be declared public
+ * ({@link Builder#sizeIsPublic()}), as Opacus and TF Privacy silently assume; the class count k is taken from the
+ * labels (codes 0..k-1) and is likewise published by the model: pass {@link Builder#classes(int)} when k is public.
+ * Rows should be bounded (e.g. scaled to a fixed L2 norm) but need not be: every per-example gradient is clipped.
+ * Noise is drawn from a secure source unless {@link Builder#seed(long)} asks for reproducible (NOT PRIVATE) noise.
+ */
+public final class PrivateClassifier {
+    private final Builder b;
+    private Network model;
+    private PrivacyCost spent;
+    private PrivateTraining.Plan plan;
+
+    private PrivateClassifier(Builder b) {
+        this.b = b;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Plans the run for these rows, charges its cost (to the ledger when one is set), then trains.
+     *
+     * @throws BudgetExceededException when the ledger cannot pay (nothing is drawn or trained)
+     * @throws IllegalStateException   when n was not declared public under add-or-remove neighbours
+     */
+    public PrivateClassifier fit(double[][] x, int[] y) throws BudgetExceededException, BudgetLedger.LedgerException {
+        if (!b.sizePublic && b.relation == NeighbouringRelation.ADD_OR_REMOVE_ONE) {
+            throw new IllegalStateException("DP-SGD's sampling rate batch/n reveals n: declare the number of records public "
+                    + "(builder().sizeIsPublic()) or use replace-one neighbours (builder().replaceOne())");
+        }
+        DenseMatrix m = org.privadapt.math.DenseMatrix.fromRows(check(x));
+        int k = b.classes;
+        for (int v : y) {
+            if (v < 0 || (b.classes > 0 && v >= b.classes)) {
+                throw new IllegalArgumentException("label " + v + " outside 0.." + (b.classes > 0 ? b.classes - 1 : "k-1"));
+            }
+            if (b.classes == 0) {
+                k = Math.max(k, v + 1);
+            }
+        }
+        if (y.length != m.rows()) {
+            throw new IllegalArgumentException(y.length + " labels for " + m.rows() + " rows");
+        }
+        List<String> names = new ArrayList<>();
+        for (int c = 0; c < k; c++) {
+            names.add(Integer.toString(c));
+        }
+        MethodConfig cfg = new MethodConfig(b.hidden.length == 0 ? "lr" : "dnn", 0.0, b.seed == null ? 1L : b.seed,
+                Map.of("clip", Double.toString(b.clip), "epochs", Double.toString(b.epochs), "batch", Integer.toString(b.batch),
+                        "lr", Double.toString(b.learningRate),
+                        "hidden", b.hidden.length == 0 ? "50" : java.util.Arrays.stream(b.hidden).mapToObj(Integer::toString)
+                                .collect(java.util.stream.Collectors.joining(","))));
+        BudgetLedger ledger = b.ledger == null ? null
+                : BudgetLedger.openOrCreateKeepingBudget(b.ledger, b.party, new PrivacyBudget(b.ledgerBudget, b.delta), b.relation);
+        NoiseSource noise = b.seed == null ? NoiseSource.secure() : NoiseSource.seeded(b.seed);
+        PrivacySession session = new PrivacySession(b.party, new PrivacyBudget(b.epsilon, b.delta), b.relation, noise, ledger);
+        plan = PrivateTraining.plan(cfg, m.rows(), b.epsilon, b.delta, b.relation);
+        session.charge("PrivateClassifier.fit", "DP-SGD (Poisson sampling, per-example clipping, Gaussian noise)",
+                plan.event(), plan.describe());
+        model = PrivateTraining.train(plan, m, y, names, noise);
+        spent = session.spent();
+        return this;
+    }
+
+    public int[] predict(double[][] x) {
+        requireFitted();
+        int[] idx = model.predict(org.privadapt.math.DenseMatrix.fromRows(check(x)));
+        int[] out = new int[idx.length];
+        for (int i = 0; i < idx.length; i++) {
+            out[i] = Integer.parseInt(model.classNames().get(idx[i]));
+        }
+        return out;
+    }
+
+    /** Accuracy on labelled rows (post-processing: costs nothing). */
+    public double score(double[][] x, int[] y) {
+        int[] p = predict(x);
+        int ok = 0;
+        for (int i = 0; i < p.length; i++) {
+            ok += p[i] == y[i] ? 1 : 0;
+        }
+        return (double) ok / p.length;
+    }
+
+    /** The epsilon this fit spent, certified by the accountant at the builder's delta (at most the target). */
+    public double spentEpsilon() {
+        requireFitted();
+        return spent.epsilon();
+    }
+
+    /** Whether the guarantee holds (false with {@link Builder#seed(long)}: reproducible noise is NOT private). */
+    public boolean isPrivate() {
+        requireFitted();
+        return spent.isPrivate();
+    }
+
+    /** The calibrated noise multiplier (noise std / clip). */
+    public double noiseMultiplier() {
+        requireFitted();
+        return plan.config().noiseMultiplier();
+    }
+
+    /** The number of DP-SGD steps taken. */
+    public long steps() {
+        requireFitted();
+        return plan.config().steps();
+    }
+
+    /** The trained network (logistic regression when no hidden layers were asked for). */
+    public Network model() {
+        requireFitted();
+        return model;
+    }
+
+    private void requireFitted() {
+        if (model == null) {
+            throw new IllegalStateException("PrivateClassifier is not fitted: call fit first");
+        }
+    }
+
+    private static double[][] check(double[][] x) {
+        if (x == null || x.length == 0) {
+            throw new IllegalArgumentException("no rows");
+        }
+        for (int i = 0; i < x.length; i++) {
+            for (double v : x[i]) {
+                if (!Double.isFinite(v)) {
+                    throw new IllegalArgumentException("row " + i + " holds " + v);
+                }
+            }
+        }
+        return x;
+    }
+
+    /** What to spend and how to train; every setting is public (none is read from the data). */
+    public static final class Builder {
+        private double epsilon = Double.NaN;
+        private double delta = 1e-5;
+        private double epochs = 10;
+        private int batch = 256;
+        private double clip = 1.0;
+        private double learningRate = 0.005;
+        private int[] hidden = new int[0];
+        private int classes;
+        private boolean sizePublic;
+        private NeighbouringRelation relation = NeighbouringRelation.ADD_OR_REMOVE_ONE;
+        private Path ledger;
+        private double ledgerBudget = Double.NaN;
+        private String party = "trainer";
+        private Long seed;
+
+        private Builder() {
+        }
+
+        /** The epsilon this fit may spend (required). */
+        public Builder epsilon(double e) {
+            this.epsilon = e;
+            return this;
+        }
+
+        public Builder delta(double d) {
+            this.delta = d;
+            return this;
+        }
+
+        public Builder epochs(double e) {
+            this.epochs = e;
+            return this;
+        }
+
+        /** Expected batch size B (Poisson sampling at rate B/n). */
+        public Builder batch(int bs) {
+            this.batch = bs;
+            return this;
+        }
+
+        /** Per-example gradient clip norm C. */
+        public Builder clip(double c) {
+            this.clip = c;
+            return this;
+        }
+
+        public Builder learningRate(double lr) {
+            this.learningRate = lr;
+            return this;
+        }
+
+        /** Hidden layer widths (none: multinomial logistic regression). */
+        public Builder hidden(int... widths) {
+            this.hidden = widths.clone();
+            return this;
+        }
+
+        /** The number of classes, when it is public (otherwise the largest label + 1, which the model publishes). */
+        public Builder classes(int k) {
+            this.classes = k;
+            return this;
+        }
+
+        /** Declares the number of training records public (it is revealed by the sampling rate and step count). */
+        public Builder sizeIsPublic() {
+            this.sizePublic = true;
+            return this;
+        }
+
+        /** Replace-one neighbours (n is then public by definition; the accountant's replace-one bound is used). */
+        public Builder replaceOne() {
+            this.relation = NeighbouringRelation.REPLACE_ONE;
+            return this;
+        }
+
+        /** A budget ledger charged before training; created with {@code budget} if absent (its own budget otherwise). */
+        public Builder ledger(Path file, double budget) {
+            this.ledger = file;
+            this.ledgerBudget = budget;
+            return this;
+        }
+
+        /** The party name recorded in the ledger (default "trainer"). */
+        public Builder party(String name) {
+            this.party = name;
+            return this;
+        }
+
+        /** Reproducible noise for experiments: the result is NOT differentially private. */
+        public Builder seed(long s) {
+            System.err.println("privadapt: WARNING: PrivateClassifier with a seed: reproducible noise, NOT differentially private");
+            this.seed = s;
+            return this;
+        }
+
+        public PrivateClassifier build() {
+            if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
+                throw new IllegalArgumentException("epsilon must be set, finite and > 0, got " + epsilon);
+            }
+            if (!(delta > 0 && delta < 1)) {
+                throw new IllegalArgumentException("delta must be in (0, 1), got " + delta);
+            }
+            if (!(epochs > 0) || batch < 1 || !(clip > 0) || !(learningRate > 0)) {
+                throw new IllegalArgumentException("need epochs > 0, batch >= 1, clip > 0, learningRate > 0");
+            }
+            if (ledger != null && !(ledgerBudget > 0)) {
+                throw new IllegalArgumentException("the ledger's budget must be > 0, got " + ledgerBudget);
+            }
+            return new PrivateClassifier(this);
+        }
+    }
+}

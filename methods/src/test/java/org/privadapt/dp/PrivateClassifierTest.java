@@ -1,0 +1,67 @@
+package org.privadapt.dp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.privadapt.privacy.BudgetExceededException;
+import org.privadapt.privacy.ledger.BudgetLedger;
+
+class PrivateClassifierTest {
+    @TempDir
+    Path dir;
+
+    static double[][] x = new double[2000][];
+    static int[] y = new int[2000];
+
+    static {
+        SplittableRandom r = new SplittableRandom(9);
+        for (int i = 0; i < y.length; i++) {
+            y[i] = i % 2;
+            double a = (y[i] == 0 ? -1 : 1) + 0.5 * r.nextGaussian();
+            double b = r.nextGaussian();
+            double norm = Math.hypot(a, b);
+            x[i] = new double[] {a / Math.max(1, norm), b / Math.max(1, norm)};
+        }
+    }
+
+    @Test
+    void spendsAtMostItsEpsilonChargesTheLedgerFirstAndLearns() throws Exception {
+        Path ledger = dir.resolve("l.json");
+        PrivateClassifier clf = PrivateClassifier.builder().epsilon(1).delta(1e-5).epochs(5).batch(100).sizeIsPublic()
+                .ledger(ledger, 1.2).party("source").seed(3).build().fit(x, y);
+        assertThat(clf.spentEpsilon()).isPositive().isLessThanOrEqualTo(1.0 + 1e-9);
+        assertThat(clf.isPrivate()).isFalse(); // seeded
+        assertThat(clf.score(x, y)).isGreaterThan(0.8);
+        assertThat(clf.noiseMultiplier()).isPositive();
+        assertThat(clf.steps()).isEqualTo(100); // ceil(epochs / (batch / n)) = 5 / 0.05
+        BudgetLedger.Snapshot s = BudgetLedger.open(ledger).read();
+        assertThat(s.entries()).hasSize(1);
+        assertThat(s.epsilonSpent()).isCloseTo(clf.spentEpsilon(), org.assertj.core.api.Assertions.within(1e-9));
+        // a second fit would exceed the ledger's 1.2 (two runs at 1 compose to more): refused before anything is drawn, the ledger unchanged
+        byte[] before = Files.readAllBytes(ledger);
+        PrivateClassifier again = PrivateClassifier.builder().epsilon(1).epochs(5).batch(100).sizeIsPublic()
+                .ledger(ledger, 1.2).party("source").build();
+        assertThatThrownBy(() -> again.fit(x, y)).isInstanceOf(BudgetExceededException.class);
+        assertThat(Files.readAllBytes(ledger)).isEqualTo(before);
+        assertThatThrownBy(again::spentEpsilon).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void nMustBeDeclaredPublicUnderAddRemove() {
+        PrivateClassifier clf = PrivateClassifier.builder().epsilon(1).build();
+        assertThatThrownBy(() -> clf.fit(x, y)).isInstanceOf(IllegalStateException.class).hasMessageContaining("reveals n");
+        assertThatThrownBy(() -> PrivateClassifier.builder().build()).hasMessageContaining("epsilon");
+    }
+
+    @Test
+    void replaceOneNeedsNoDeclarationAndSecureNoiseIsPrivate() throws Exception {
+        PrivateClassifier clf = PrivateClassifier.builder().epsilon(2).epochs(3).batch(200).replaceOne().build().fit(x, y);
+        assertThat(clf.isPrivate()).isTrue();
+        assertThat(clf.spentEpsilon()).isLessThanOrEqualTo(2.0 + 1e-9);
+    }
+}
