@@ -1,0 +1,7 @@
+/**
+ * DP-SGD ({@link org.privadapt.models.dp.DpSgdTrainer}): Poisson sampling, per-example
+ * gradients factorised per dense layer (no loop over examples), joint clipping, Gaussian noise from the party's
+ * noise source, a public normaliser; the run's DP event is known before it starts. See
+ * {@code docs/privacy/dp-sgd.md}.
+ */
+package org.privadapt.models.dp;
