@@ -279,6 +279,15 @@ public final class Runs {
      * ({@code 9.999999990000001E-10} prints as {@code 1e-9}, 2.0 as {@code 2}, 0.30000000000000004 as {@code 0.3}).
      */
     public static String formatNumber(double v) {
+        return format(v, 4);
+    }
+
+    /** As {@link #formatNumber} with 10 significant digits (accountant outputs compared against other libraries). */
+    public static String formatPrecise(double v) {
+        return format(v, 10);
+    }
+
+    private static String format(double v, int digits) {
         if (Double.isNaN(v)) {
             return "NaN";
         }
@@ -288,12 +297,12 @@ public final class Runs {
         if (v == 0) {
             return "0";
         }
-        java.math.BigDecimal b = new java.math.BigDecimal(v).round(new java.math.MathContext(4)).stripTrailingZeros();
+        java.math.BigDecimal b = new java.math.BigDecimal(v).round(new java.math.MathContext(digits)).stripTrailingZeros();
         double a = Math.abs(b.doubleValue());
         if (a >= 1e-4 && a < 1e7) {
             return b.toPlainString();
         }
-        String[] me = String.format(Locale.ROOT, "%.3e", b.doubleValue()).split("e");
+        String[] me = String.format(Locale.ROOT, "%." + (digits - 1) + "e", b.doubleValue()).split("e");
         String mant = me[0].contains(".") ? me[0].replaceAll("0+$", "").replaceAll("\\.$", "") : me[0];
         return mant + "e" + Integer.parseInt(me[1]);
     }

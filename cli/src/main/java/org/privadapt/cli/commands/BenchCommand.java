@@ -349,7 +349,7 @@ public final class BenchCommand implements Callable<Integer> {
             if (Report.unprotected(t.epsilon())) {
                 sb.append("not private");
             } else {
-                sb.append(String.format(Locale.ROOT, "eps=%.4g, delta=%.2g over %d cell%s", ((Number) t.epsilon()).doubleValue(), t.delta(),
+                sb.append(String.format(Locale.ROOT, "eps=%s, delta=%s over %d cell%s", Runs.formatNumber(((Number) t.epsilon()).doubleValue()), Runs.formatNumber(t.delta()),
                         t.cells(), t.cells() == 1 ? "" : "s"));
                 if (t.note() != null) {
                     sb.append(" (").append(t.note()).append(')');

@@ -148,9 +148,10 @@ public final class PrivacyCommand implements java.util.concurrent.Callable<Integ
                 double eps = (double) out.get("epsilon");
                 if (Double.isInfinite(eps)) {
                     w.printf(Locale.ROOT, "epsilon = infinity at delta = %s: no privacy (%s; %s accountant; add/remove neighbours)%n",
-                            delta, sigma == 0 ? "a noise multiplier of 0 adds no noise" : "no order gives a finite bound", acc.name());
+                            Runs.formatNumber(delta), sigma == 0 ? "a noise multiplier of 0 adds no noise" : "no order gives a finite bound", acc.name());
                 } else {
-                    w.printf(Locale.ROOT, "epsilon = %.10g at delta = %s (%s accountant%s; %s; add/remove neighbours)%n", eps, delta,
+                    w.printf(Locale.ROOT, "epsilon = %s at delta = %s (%s accountant%s; %s; add/remove neighbours)%n",
+                            Runs.formatPrecise(eps), Runs.formatNumber(delta),
                             acc.name(), out.containsKey("order") ? ", optimal order " + out.get("order") : "", e.describe());
                 }
             }
@@ -395,8 +396,9 @@ public final class PrivacyCommand implements java.util.concurrent.Callable<Integ
                 out.put("accountant", acc.name());
                 w.println(Json.write(out));
             } else {
-                w.printf(Locale.ROOT, "noise multiplier = %.10g (epsilon %.10g <= %s at delta %s, %s accountant)%n", s, reached,
-                        epsilon, delta, acc.name());
+                w.printf(Locale.ROOT, "noise multiplier = %s (epsilon %s <= %s at delta %s, %s accountant)%n",
+                        Runs.formatPrecise(s), Runs.formatPrecise(reached), Runs.formatNumber(epsilon), Runs.formatNumber(delta),
+                        acc.name());
             }
             return ExitCodes.OK;
         }
@@ -444,8 +446,8 @@ public final class PrivacyCommand implements java.util.concurrent.Callable<Integ
                 out.put("exact_delta", GaussianCalibration.exactDelta(sigma, epsilon, sensitivity));
                 w.println(Json.write(out));
             } else {
-                w.printf(Locale.ROOT, "sigma = %.10g (%s calibration; exact delta at this sigma %.4g)%n", sigma,
-                        analytic ? "analytic" : "classic", GaussianCalibration.exactDelta(sigma, epsilon, sensitivity));
+                w.printf(Locale.ROOT, "sigma = %s (%s calibration; exact delta at this sigma %s)%n", Runs.formatPrecise(sigma),
+                        analytic ? "analytic" : "classic", Runs.formatNumber(GaussianCalibration.exactDelta(sigma, epsilon, sensitivity)));
             }
             return ExitCodes.OK;
         }

@@ -119,8 +119,8 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
             } else {
                 w.printf(Locale.ROOT, "model:   %s (%s, %s, %d source rows, %d classes)%n", out, release.method(), classifier,
                         source.size(), model.classNames().size());
-                w.printf(Locale.ROOT, "privacy: source spent epsilon %.4g, delta %.3g%s%n", session.spent().epsilon(),
-                        session.spent().delta(), session.isPrivate() ? "" : " -- seeded noise: NOT differentially private");
+                w.printf(Locale.ROOT, "privacy: source spent epsilon %s, delta %s%s%n", org.privadapt.cli.Runs.formatNumber(session.spent().epsilon()),
+                        org.privadapt.cli.Runs.formatNumber(session.spent().delta()), session.isPrivate() ? "" : " -- seeded noise: NOT differentially private");
             }
             return ExitCodes.OK;
         }

@@ -150,8 +150,8 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             } else {
                 w.printf(Locale.ROOT, "release:   %s (%s, %d rows x %d features)%n", out, m.name(), target.size(), target.dimension());
                 w.printf(Locale.ROOT, "subspaces: %d (largest %d features)%n", r.partition().size(), r.partition().largestBlock());
-                w.printf(Locale.ROOT, "privacy:   target spent epsilon %.4g, delta %.3g%s%n", session.spent().epsilon(),
-                        session.spent().delta(), session.isPrivate() ? "" : " -- seeded noise: NOT differentially private");
+                w.printf(Locale.ROOT, "privacy:   target spent epsilon %s, delta %s%s%n", Runs.formatNumber(session.spent().epsilon()),
+                        org.privadapt.cli.Runs.formatNumber(session.spent().delta()), session.isPrivate() ? "" : " -- seeded noise: NOT differentially private");
             }
             return ExitCodes.OK;
         }
