@@ -337,4 +337,32 @@ class RunCommandTest {
         assertThat(noEval.code()).isEqualTo(ExitCodes.DATA);
         assertThat(noEval.err()).contains("t.csv");
     }
+
+    /** User mistakes are one line and exit 2 or 3, never an internal error: a sweep of bad inputs. */
+    @Test
+    void badInputsNeverGiveAStackTrace() throws Exception {
+        Path one = dir.resolve("one.csv");
+        Files.writeString(one, "a,b,label\n1,2,0\n3,1,0\n");
+        Path two = dir.resolve("two.csv");
+        Files.writeString(two, "a,b,label\n1,2,0\n3,1,1\n0,1,0\n2,2,1\n");
+        String[][] cases = {
+            {"run", "--method", "prima", "--source", one.toString(), "--target", one.toString(), "--epsilon", "2",
+                "--source-public", "size,classes", "--target-public", "size"},
+            {"run", "--method", "coral", "--source", one.toString(), "--target", two.toString()},
+            {"run", "--method", "coral", "--source", two.toString(), "--target", two.toString(), "--param", "lambda=abc"},
+            {"run", "--method", "sa", "--source", two.toString(), "--target", two.toString(), "--param", "k=0"},
+            {"run", "--method", "coral", "--source", two.toString(), "--target", two.toString(), "--preprocess", "scale=x"},
+            {"run", "--method", "dp-source-only", "--source", two.toString(), "--target", two.toString(), "--epsilon", "-1"},
+            {"run", "--method", "coral", "--source", two.toString(), "--target", two.toString(), "--runs", "0"},
+            {"inspect", two.toString()},
+            {"privacy", "gaussian", "--epsilon", "2", "--delta", "1e-5", "--sensitivity", "-1"},
+        };
+        for (String[] c : cases) {
+            CliHarness.Result r = CliHarness.run(c);
+            assertThat(r.code()).as(String.join(" ", c) + "\n" + r.err()).isIn(ExitCodes.USAGE, ExitCodes.DATA, ExitCodes.ARTIFACT);
+            assertThat(r.err()).as(String.join(" ", c)).doesNotContain("\tat ").doesNotContain("internal error");
+            assertThat(r.err().strip().lines().filter(l -> l.startsWith("privadapt: ") && !l.contains("warning")
+                    && !l.startsWith("privadapt: preprocessing ")).count()).as(r.err()).isEqualTo(1);
+        }
+    }
 }

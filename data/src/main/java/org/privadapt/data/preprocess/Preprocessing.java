@@ -76,6 +76,9 @@ public final class Preprocessing {
                     default:
                         throw new IllegalArgumentException("unknown step");
                 }
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("preprocessing step '" + s + "': not a number: '" + arg + "'"
+                        + " (steps: l1, l2, center, zscore, minmax, minmax=LO:HI, clip=BOUND, scale=K, none)", e);
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException("preprocessing step '" + s + "': " + e.getMessage()
                         + " (steps: l1, l2, center, zscore, minmax, minmax=LO:HI, clip=BOUND, scale=K, none)", e);

@@ -31,14 +31,17 @@ public final class TaskPreparation {
         if (!dataDependent.isEmpty() && !protectedParties.isEmpty()) {
             throw new IllegalArgumentException("preprocessing step" + (dataDependent.size() > 1 ? "s " : " ") + dataDependent
                     + " would be fitted on the private data of " + String.join(" and ", new java.util.TreeSet<>(protectedParties))
-                    + ", which breaks the method's sensitivity bounds; use row-local steps (l1, clip=B, minmax=LO:HI, none)");
+                    + ", which breaks the method's sensitivity bounds; use row-local steps (l1, l2, clip=B, scale=K, minmax=LO:HI, none)");
         }
         source.requireNonEmpty().requireFinite();
         target.requireNonEmpty().requireFinite();
         evaluation.requireNonEmpty().requireFinite();
         source.requireSameDimension(target);
         source.requireSameDimension(evaluation);
-        source.classLabels();
+        if (source.classLabels().numClasses() < 2) {
+            throw new DataException(source.firstFile(), null, "the source's labels hold a single class ("
+                    + source.classLabels().names() + "): a classifier needs at least two");
+        }
         evaluation.classLabels();
         Dataset s = preprocessing.fitAndApply(source);
         Dataset t = target;
