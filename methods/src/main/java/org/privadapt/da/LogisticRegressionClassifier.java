@@ -35,25 +35,12 @@ public final class LogisticRegressionClassifier {
 
     public int[] predict(double[][] x) {
         Arrays2.fitted(model, "LogisticRegressionClassifier");
-        int[] idx = model.predict(Arrays2.matrix(x, "x"));
-        int[] out = new int[idx.length];
-        for (int i = 0; i < idx.length; i++) {
-            out[i] = Integer.parseInt(model.classNames().get(idx[i]));
-        }
-        return out;
+        return ClassCodes.predict(model, x);
     }
 
     /** Accuracy on labelled rows. */
     public double score(double[][] x, int[] y) {
-        int[] p = predict(x);
-        if (p.length != y.length) {
-            throw new IllegalArgumentException(y.length + " labels for " + p.length + " rows");
-        }
-        int ok = 0;
-        for (int i = 0; i < p.length; i++) {
-            ok += p[i] == y[i] ? 1 : 0;
-        }
-        return (double) ok / p.length;
+        return ClassCodes.accuracy(predict(x), y);
     }
 
     /** Class codes as labels named by their code, so predictions map back to the caller's codes. */

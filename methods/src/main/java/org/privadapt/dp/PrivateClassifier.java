@@ -103,22 +103,12 @@ public final class PrivateClassifier {
 
     public int[] predict(double[][] x) {
         requireFitted();
-        int[] idx = model.predict(org.privadapt.math.DenseMatrix.fromRows(check(x)));
-        int[] out = new int[idx.length];
-        for (int i = 0; i < idx.length; i++) {
-            out[i] = Integer.parseInt(model.classNames().get(idx[i]));
-        }
-        return out;
+        return org.privadapt.da.ClassCodes.predict(model, check(x));
     }
 
     /** Accuracy on labelled rows (post-processing: costs nothing). */
     public double score(double[][] x, int[] y) {
-        int[] p = predict(x);
-        int ok = 0;
-        for (int i = 0; i < p.length; i++) {
-            ok += p[i] == y[i] ? 1 : 0;
-        }
-        return (double) ok / p.length;
+        return org.privadapt.da.ClassCodes.accuracy(predict(x), y);
     }
 
     /** The epsilon this fit spent, certified by the accountant at the builder's delta (at most the target). */
