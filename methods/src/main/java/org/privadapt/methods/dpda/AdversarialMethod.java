@@ -1,0 +1,186 @@
+package org.privadapt.methods.dpda;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.privadapt.data.ClassLabels;
+import org.privadapt.data.DataException;
+import org.privadapt.methods.core.AdaptationMethod;
+import org.privadapt.methods.core.AdaptationOutcome;
+import org.privadapt.methods.core.AdaptationTask;
+import org.privadapt.methods.core.Classifiers;
+import org.privadapt.methods.core.Disclosures;
+import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.core.NonPrivate;
+import org.privadapt.methods.core.PrivacyContext;
+import org.privadapt.models.dann.AdversarialNetwork;
+import org.privadapt.models.dann.AdversarialTrainer;
+import org.privadapt.models.dann.AdversarialTrainer.Mode;
+import org.privadapt.models.dp.SessionRandomness;
+import org.privadapt.models.nn.Activation;
+import org.privadapt.privacy.BudgetExceededException;
+import org.privadapt.privacy.PrivacyCost;
+import org.privadapt.privacy.PrivacySession;
+import org.privadapt.privacy.events.DpEvent;
+import org.privadapt.privacy.ledger.BudgetLedger;
+import org.privadapt.privacy.noise.NoiseSource;
+
+/**
+ * Paper 001's four methods on one engine: {@code nn} (the network on the source only), {@code dann} (adversarial
+ * adaptation, no privacy), {@code dpda} (target private, source public: it runs where the source data are public,
+ * at the target) and {@code g-dpda} (both private: it needs a party both trust; docs/privacy/dpda.md).
+ *
+ * <p>Parameters (all public, fixed in advance; defaults are paper 001's Amazon settings where it gives them):
+ * {@code epochs} (over the target for the adversarial methods, the source for nn; default 20), {@code batch} (M,
+ * default 32), {@code lr1} (label step, 0.05), {@code lr2} (domain steps, 1e-3), {@code clip} (C, 4), {@code sigma}
+ * (8), {@code hidden} (G_f's widths, 50), {@code activation} (G_f's, sigmoid), {@code domain-hidden} (G_d's hidden
+ * widths, none), {@code split-heads} (paper 001's literal two domain heads, false), {@code clipping} (joint, or the
+ * paper's separate clipping accounted at sigma / sqrt 2).
+ */
+public final class AdversarialMethod implements AdaptationMethod {
+    private final Mode mode;
+
+    public AdversarialMethod(Mode mode) {
+        this.mode = mode;
+    }
+
+    public static final Set<String> PARAMETERS = Set.of("epochs", "batch", "lr1", "lr2", "clip", "sigma", "hidden", "activation",
+            "domain-hidden", "split-heads", "clipping");
+
+    @Override
+    public String name() {
+        return switch (mode) {
+            case NN -> "nn";
+            case DANN -> "dann";
+            case DPDA -> "dpda";
+            case GDPDA -> "g-dpda";
+        };
+    }
+
+    @Override
+    public String description() {
+        return switch (mode) {
+            case NN -> "network on the source only (paper 001's NN baseline; non-private)";
+            case DANN -> "domain-adversarial network, gradient reversal (non-private)";
+            case DPDA -> "DANN with DP-SGD on the target's data (target private, source public; paper 001)";
+            case GDPDA -> "DANN with DP-SGD on both parties' data (paper 001's G-DPDA)";
+        };
+    }
+
+    @Override
+    public boolean isPrivate() {
+        return mode == Mode.DPDA || mode == Mode.GDPDA;
+    }
+
+    @Override
+    public Set<String> protectedParties() {
+        return switch (mode) {
+            case DPDA -> Set.of("target");
+            case GDPDA -> Set.of("source", "target");
+            default -> Set.of();
+        };
+    }
+
+    @Override
+    public Set<String> parameters() {
+        return PARAMETERS;
+    }
+
+    @Override
+    public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy)
+            throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
+        ClassLabels ys = task.source().classLabels();
+        int ns = task.source().size();
+        int nt = task.target().size();
+        double epochs = config.param("epochs", 20);
+        int batch = config.intParam("batch", 32);
+        if (!(epochs > 0) || batch < 1) {
+            throw new IllegalArgumentException("epochs must be > 0 and batch >= 1");
+        }
+        long iterations = (long) Math.ceil(epochs * (mode == Mode.NN ? ns : nt) / batch);
+        String clipping = config.params().getOrDefault("clipping", "joint");
+        if (!clipping.equals("joint") && !clipping.equals("separate")) {
+            throw new IllegalArgumentException("clipping must be joint or separate, got '" + clipping + "'");
+        }
+        AdversarialTrainer.Config c = new AdversarialTrainer.Config(mode, iterations, batch, config.param("lr1", 0.05),
+                config.param("lr2", 1e-3), config.param("clip", 4), config.param("sigma", 8), clipping.equals("joint"));
+        Map<String, PrivacyCost> costs;
+        NoiseSource sourceNoise;
+        NoiseSource targetNoise;
+        if (isPrivate()) {
+            PrivacySession t = privacy.target();
+            Disclosures.require(task.target(), t, "the target's DP-SGD steps", Disclosures.Fact.SIZE, Disclosures.Fact.SCHEMA);
+            DpEvent te = AdversarialTrainer.targetEvent(c, nt);
+            t.charge(name() + " target domain steps", "DP-SGD (Poisson sampling, joint clipping over G_d and G_f, Gaussian noise)",
+                    te, describe(c));
+            targetNoise = t.noise();
+            if (mode == Mode.GDPDA) {
+                PrivacySession s = privacy.source();
+                Disclosures.requireForDpSgdModel(task.source(), s, "the source's DP-SGD steps");
+                s.charge(name() + " source label and domain steps", "DP-SGD (Poisson sampling, joint clipping, Gaussian noise)",
+                        AdversarialTrainer.sourceEvent(c, ns), describe(c));
+                sourceNoise = s.noise();
+                costs = Map.of("source", s.spent(), "target", t.spent());
+            } else {
+                // DPDA: the source's data are public; its batches come from a seeded generator
+                sourceNoise = NoiseSource.seeded(config.seed() * 7919 + 17);
+                costs = Map.of("source", PrivacyCost.NOT_PRIVATE, "target", t.spent());
+            }
+        } else {
+            sourceNoise = NoiseSource.seeded(config.seed() * 7919 + 17);
+            targetNoise = NoiseSource.seeded(config.seed() * 104729 + 31);
+            costs = mode == Mode.NN ? NonPrivate.sourceOnly() : NonPrivate.both();
+        }
+        AdversarialNetwork init = AdversarialNetwork.create(task.source().dimension(),
+                parseWidths(config.params().getOrDefault("hidden", "50"), false),
+                Activation.parse(config.params().getOrDefault("activation", "sigmoid")), ys.names(),
+                parseWidths(config.params().getOrDefault("domain-hidden", ""), true), Activation.RELU,
+                Boolean.parseBoolean(config.params().getOrDefault("split-heads", "false")), config.seed());
+        AdversarialNetwork model = AdversarialTrainer.train(init, task.source().features(), ys.codes(), task.target().features(), c,
+                new SessionRandomness(sourceNoise), new SessionRandomness(targetNoise));
+        int[] pred = new int[task.evaluation().size()];
+        double acc = Classifiers.accuracy(model, task.evaluation().features(), task.evaluation(), pred);
+        return new AdaptationOutcome(name(), acc, pred, model.classNames(), costs, describe(c));
+    }
+
+    static Map<String, Object> describe(AdversarialTrainer.Config c) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("iterations", c.iterations());
+        m.put("batch", c.batch());
+        m.put("lr1", c.lr1());
+        m.put("lr2", c.lr2());
+        m.put("clip", c.clip());
+        m.put("sigma", c.sigma());
+        m.put("clipping", c.jointClip() ? "joint" : "separate (sensitivity sqrt(2) C)");
+        return m;
+    }
+
+    static int[] parseWidths(String s, boolean emptyOk) {
+        if (s.isBlank() || s.equals("none")) {
+            if (emptyOk) {
+                return new int[0];
+            }
+            throw new IllegalArgumentException("hidden needs at least one width");
+        }
+        String[] p = s.split("[,x]");
+        int[] w = new int[p.length];
+        for (int i = 0; i < p.length; i++) {
+            try {
+                w[i] = Integer.parseInt(p[i].trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("widths must be integers, got '" + s + "'");
+            }
+            if (w[i] < 1) {
+                throw new IllegalArgumentException("widths must be >= 1, got '" + s + "'");
+            }
+        }
+        return w;
+    }
+
+    /** All four, for the registry. */
+    public static List<AdaptationMethod> all() {
+        return List.of(new AdversarialMethod(Mode.NN), new AdversarialMethod(Mode.DANN), new AdversarialMethod(Mode.DPDA),
+                new AdversarialMethod(Mode.GDPDA));
+    }
+}
