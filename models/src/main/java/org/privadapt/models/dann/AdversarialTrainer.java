@@ -136,7 +136,7 @@ public final class AdversarialTrainer {
     }
 
     /** L_y on the batch through G_y and G_f: the summed (clipped, noised when private) gradient divided by M. */
-    static Map<DenseLayer, PerExample.Grad> labelStep(AdversarialNetwork net, FeatureMatrix xs, int[] ys, int[] batch, Config c,
+    public static Map<DenseLayer, PerExample.Grad> labelStep(AdversarialNetwork net, FeatureMatrix xs, int[] ys, int[] batch, Config c,
                                                      boolean dp, NoiseAndSampling rnd) {
         List<PerExample.Piece> pieces = new ArrayList<>();
         if (batch.length > 0) {
@@ -161,7 +161,7 @@ public final class AdversarialTrainer {
      * L_d(., domain) on the batch through a domain head and, un-reversed (GRL coefficient -1 undone), G_f; the caller
      * applies -nu to the trunk's part after the noise.
      */
-    static Map<DenseLayer, PerExample.Grad> domainStep(AdversarialNetwork net, Stack head, FeatureMatrix x, int[] batch, int domain,
+    public static Map<DenseLayer, PerExample.Grad> domainStep(AdversarialNetwork net, Stack head, FeatureMatrix x, int[] batch, int domain,
                                                       Config c, boolean dp, NoiseAndSampling rnd) {
         List<PerExample.Piece> pieces = new ArrayList<>();
         if (batch.length > 0) {
