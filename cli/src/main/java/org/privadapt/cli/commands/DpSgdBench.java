@@ -88,8 +88,37 @@ final class DpSgdBench {
         for (Cell c : cells) {
             md.append(String.format(Locale.ROOT, "| %d | %s | %.1f | %.2f |%n", c.batch(), c.variant(), c.medianMs(), c.ratioToNonPrivate()));
         }
+        // paper 001's methods on the same network (5000-50-2, sigmoid) with books as source and, as target, the same
+        // rows (only the sizes matter for the cost): one epoch over the target, expected batch 32
+        List<Cell> adv = new ArrayList<>();
+        md.append(String.format(Locale.ROOT, "%nOne target epoch (N_t / 32 iterations) of paper 001's methods on the same data "
+                + "(5000-50-2 sigmoid extractor and heads; each DP iteration releases the ~250k parameters of the domain head "
+                + "and the extractor with noise):%n%n| method | epoch (ms) | x DANN |%n|---|---:|---:|%n"));
+        org.privadapt.models.dann.AdversarialNetwork anet = org.privadapt.models.dann.AdversarialNetwork.create(x.cols(),
+                new int[] {50}, Activation.SIGMOID, List.of("negative", "positive"), new int[0], Activation.RELU, false, 1);
+        long iters = (long) Math.ceil(n / 32.0);
+        double dann = 0;
+        for (Object[] v : new Object[][] {
+            {org.privadapt.models.dann.AdversarialTrainer.Mode.NN, "NN (label step only)", "seeded"},
+            {org.privadapt.models.dann.AdversarialTrainer.Mode.DANN, "DANN (three steps, no clipping or noise)", "seeded"},
+            {org.privadapt.models.dann.AdversarialTrainer.Mode.DPDA, "DPDA machinery only (joint clipping, zero noise)", "zero"},
+            {org.privadapt.models.dann.AdversarialTrainer.Mode.DPDA, "DPDA, hardened noise from AES-256-CTR (the default)", "secure"},
+            {org.privadapt.models.dann.AdversarialTrainer.Mode.GDPDA, "G-DPDA, hardened noise from AES-256-CTR", "secure"}}) {
+            var mode = (org.privadapt.models.dann.AdversarialTrainer.Mode) v[0];
+            var cfg = new org.privadapt.models.dann.AdversarialTrainer.Config(mode, iters, 32, 0.05, 1e-3, 4, 8, true);
+            FeatureMatrix fx = x;
+            int[] fy = y;
+            double ms = median(() -> org.privadapt.models.dann.AdversarialTrainer.train(anet, fx, fy, fx, cfg,
+                    randomness((String) v[2], 3), randomness((String) v[2], 4)));
+            if (mode == org.privadapt.models.dann.AdversarialTrainer.Mode.DANN) {
+                dann = ms;
+            }
+            adv.add(new Cell(32, (String) v[1], ms, dann > 0 ? ms / dann : Double.NaN));
+            md.append(String.format(Locale.ROOT, "| %s | %.1f | %s |%n", v[1], ms, dann > 0 ? String.format(Locale.ROOT, "%.2f", ms / dann) : ""));
+        }
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("command", "bench dpsgd");
+        report.put("adversarial", adv);
         report.put("data", dataName);
         report.put("parameters", init.parameterCount());
         report.put("cells", cells);
@@ -100,6 +129,33 @@ final class DpSgdBench {
             out.print(md);
         }
         return ExitCodes.OK;
+    }
+
+    /** seeded, secure, or seeded sampling with no noise at all (the machinery's cost alone). */
+    private static NoiseAndSampling randomness(String kind, long seed) {
+        if (kind.equals("secure")) {
+            return new SessionRandomness(NoiseSource.secure());
+        }
+        NoiseAndSampling s = seeded(seed);
+        if (kind.equals("seeded")) {
+            return s;
+        }
+        return new NoiseAndSampling() {
+            public boolean bernoulli(double p) {
+                return s.bernoulli(p);
+            }
+
+            public void addGaussian(double[] v, double sigma) {
+            }
+
+            public boolean isPrivate() {
+                return false;
+            }
+
+            public String description() {
+                return "no noise";
+            }
+        };
     }
 
     private static NoiseAndSampling seeded(long seed) {

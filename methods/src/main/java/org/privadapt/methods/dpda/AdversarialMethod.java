@@ -32,7 +32,9 @@ import org.privadapt.privacy.noise.NoiseSource;
  * at the target) and {@code g-dpda} (both private: it needs a party both trust; docs/privacy/dpda.md).
  *
  * <p>Parameters (all public, fixed in advance; defaults are paper 001's Amazon settings where it gives them):
- * {@code epochs} (over the target for the adversarial methods, the source for nn; default 20), {@code batch} (M,
+ * {@code epochs} (over the target for the adversarial methods, the source for nn; default 20; {@code auto} for dpda:
+ * as many iterations as the target's budget allows at the given sigma, as paper 001's Tables II-III, capped by
+ * {@code max-epochs}, default 1000), {@code batch} (M,
  * default 32), {@code lr1} (label step, 0.05), {@code lr2} (domain steps, 1e-3), {@code clip} (C, 4), {@code sigma}
  * (8), {@code hidden} (G_f's widths, 50), {@code activation} (G_f's, sigmoid), {@code domain-hidden} (G_d's hidden
  * widths, none), {@code split-heads} (paper 001's literal two domain heads, false), {@code clipping} (joint, or the
@@ -45,8 +47,8 @@ public final class AdversarialMethod implements AdaptationMethod {
         this.mode = mode;
     }
 
-    public static final Set<String> PARAMETERS = Set.of("epochs", "batch", "lr1", "lr2", "clip", "sigma", "hidden", "activation",
-            "domain-hidden", "split-heads", "clipping");
+    public static final Set<String> PARAMETERS = Set.of("epochs", "max-epochs", "batch", "lr1", "lr2", "clip", "sigma", "hidden",
+            "activation", "domain-hidden", "split-heads", "clipping");
 
     @Override
     public String name() {
@@ -93,15 +95,33 @@ public final class AdversarialMethod implements AdaptationMethod {
         ClassLabels ys = task.source().classLabels();
         int ns = task.source().size();
         int nt = task.target().size();
-        double epochs = config.param("epochs", 20);
         int batch = config.intParam("batch", 32);
-        if (!(epochs > 0) || batch < 1) {
-            throw new IllegalArgumentException("epochs must be > 0 and batch >= 1");
-        }
-        long iterations = (long) Math.ceil(epochs * (mode == Mode.NN ? ns : nt) / batch);
         String clipping = config.params().getOrDefault("clipping", "joint");
         if (!clipping.equals("joint") && !clipping.equals("separate")) {
             throw new IllegalArgumentException("clipping must be joint or separate, got '" + clipping + "'");
+        }
+        boolean auto = "auto".equals(config.params().get("epochs"));
+        double epochs = auto ? 1 : config.param("epochs", 20);
+        if (!(epochs > 0) || batch < 1) {
+            throw new IllegalArgumentException("epochs must be > 0 (or auto) and batch >= 1");
+        }
+        long iterations = (long) Math.ceil(epochs * (mode == Mode.NN ? ns : nt) / batch);
+        if (auto) {
+            // paper 001's Tables II and III: as many iterations as the target's budget allows at the given sigma
+            // (public: sigma, M, n_t, epsilon, delta), capped at max-epochs
+            if (mode != Mode.DPDA) {
+                throw new IllegalArgumentException("epochs=auto (as many as the budget allows) applies to dpda only");
+            }
+            double sigmaEff = config.param("sigma", 8) / ("joint".equals(clipping) ? 1 : Math.sqrt(2));
+            long cap = (long) Math.ceil(config.param("max-epochs", 1000) * nt / batch);
+            PrivacySession t = privacy.target();
+            iterations = org.privadapt.models.dp.DpSgdTrainer.stepsWithinBudget(
+                    org.privadapt.privacy.accounting.Accountants.byName("pld", t.relation()), t.target().epsilon(), t.target().delta(),
+                    Math.min(1.0, (double) batch / nt), sigmaEff, cap);
+            if (iterations < 1) {
+                throw new BudgetExceededException("dpda: not one iteration at sigma " + config.param("sigma", 8)
+                        + " fits epsilon " + t.target().epsilon());
+            }
         }
         AdversarialTrainer.Config c = new AdversarialTrainer.Config(mode, iterations, batch, config.param("lr1", 0.05),
                 config.param("lr2", 1e-3), config.param("clip", 4), config.param("sigma", 8), clipping.equals("joint"));

@@ -57,4 +57,15 @@ class AdversarialMethodTest {
         assertThatThrownBy(() -> Methods.get("dpda").run(t, new MethodConfig("lr", 0, 1L, Map.of("clipping", "both")),
                 PrivacyContext.seeded(8, 1e-4, 5))).hasMessageContaining("joint or separate");
     }
+
+    /** epochs=auto, paper 001's Tables II-III: as many iterations as the budget allows, so the spend meets epsilon. */
+    @Test
+    void autoEpochsSpendTheBudget() throws Exception {
+        AdaptationTask t = task();
+        MethodConfig c = new MethodConfig("lr", 0, 1L, Map.of("epochs", "auto", "batch", "16", "sigma", "2", "max-epochs", "500",
+                "hidden", "8"));
+        AdaptationOutcome o = Methods.get("dpda").run(t, c, PrivacyContext.seeded(1, 1e-4, 5));
+        assertThat(o.privacy().get("target").epsilon()).isLessThanOrEqualTo(1.0).isGreaterThan(0.9);
+        assertThatThrownBy(() -> Methods.get("dann").run(t, c, PrivacyContext.seeded(1, 1e-4, 5))).hasMessageContaining("dpda only");
+    }
 }
