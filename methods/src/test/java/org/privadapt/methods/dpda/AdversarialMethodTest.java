@@ -66,6 +66,22 @@ class AdversarialMethodTest {
                 "hidden", "8"));
         AdaptationOutcome o = Methods.get("dpda").run(t, c, PrivacyContext.seeded(1, 1e-4, 5));
         assertThat(o.privacy().get("target").epsilon()).isLessThanOrEqualTo(1.0).isGreaterThan(0.9);
-        assertThatThrownBy(() -> Methods.get("dann").run(t, c, PrivacyContext.seeded(1, 1e-4, 5))).hasMessageContaining("dpda only");
+        assertThatThrownBy(() -> Methods.get("dann").run(t, c, PrivacyContext.seeded(1, 1e-4, 5))).hasMessageContaining("dpda and g-dpda only");
+    }
+
+    /** G-DPDA's auto: the binding party (here the source, two releases per iteration at a smaller budget) meets its epsilon. */
+    @Test
+    void gdpdaAutoEpochsStopAtTheTighterParty() throws Exception {
+        AdaptationTask t = task();
+        MethodConfig c = new MethodConfig("lr", 0, 1L, Map.of("epochs", "auto", "batch", "16", "sigma", "2", "max-epochs", "500",
+                "hidden", "8"));
+        var n = org.privadapt.privacy.noise.NoiseSource.seeded(5);
+        var rel = org.privadapt.privacy.NeighbouringRelation.ADD_OR_REMOVE_ONE;
+        PrivacyContext ctx = new PrivacyContext(
+                new org.privadapt.privacy.PrivacySession("source", new org.privadapt.privacy.PrivacyBudget(1, 1e-4), rel, n, null),
+                new org.privadapt.privacy.PrivacySession("target", new org.privadapt.privacy.PrivacyBudget(4, 1e-4), rel, n.split(), null));
+        AdaptationOutcome o = Methods.get("g-dpda").run(t, c, ctx);
+        assertThat(o.privacy().get("source").epsilon()).isLessThanOrEqualTo(1.0).isGreaterThan(0.9);
+        assertThat(o.privacy().get("target").epsilon()).isLessThan(1.0); // one release per iteration, not the binding party
     }
 }

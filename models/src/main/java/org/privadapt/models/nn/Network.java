@@ -5,9 +5,10 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.privadapt.math.DenseMatrix;
 import org.privadapt.math.FeatureMatrix;
-import org.privadapt.math.LinAlg;
 import org.privadapt.models.Classifier;
 import org.privadapt.models.Softmax;
+import org.privadapt.models.nn.graph.DenseLayer;
+import org.privadapt.models.nn.graph.Stack;
 
 /**
  * A feed-forward classifier: dense layers {@code z_l = a_{l-1} W_l + b_l}, {@code a_l = f(z_l)} with the hidden
@@ -15,6 +16,10 @@ import org.privadapt.models.Softmax;
  * multinomial logistic regression. Parameters live in the layers' arrays; {@link #copy()} gives an independent
  * network. Initialisation (He for ReLU-like activations, Glorot otherwise) uses a seeded generator: it does not
  * depend on any data, so it carries no privacy cost.
+ *
+ * <p>It is a {@link Stack} of the network engine's dense layers (hidden activation after every layer but the last):
+ * forward passes, per-example gradient norms and weighted gradient sums are the engine's ({@link Backprop} adapts
+ * them to this class's indexing), so DP-SGD and paper 001's adversarial methods share one implementation.
  */
 public final class Network implements Classifier {
     private final int[] sizes;
@@ -22,6 +27,7 @@ public final class Network implements Classifier {
     private final DenseMatrix[] weights;
     private final double[][] biases;
     private final List<String> classNames;
+    private final Stack stack; // the engine's view of the same arrays
 
     private Network(int[] sizes, Activation hidden, DenseMatrix[] weights, double[][] biases, List<String> classNames) {
         this.sizes = sizes.clone();
@@ -29,6 +35,16 @@ public final class Network implements Classifier {
         this.weights = weights;
         this.biases = biases;
         this.classNames = List.copyOf(classNames);
+        List<DenseLayer> ls = new ArrayList<>();
+        for (int l = 0; l < weights.length; l++) {
+            ls.add(DenseLayer.over(weights[l], biases[l], l == weights.length - 1 ? Activation.IDENTITY : hidden));
+        }
+        this.stack = new Stack(ls);
+    }
+
+    /** The network as a stack of the engine's dense layers (sharing this network's parameter arrays). */
+    public Stack stack() {
+        return stack;
     }
 
     /**
@@ -147,31 +163,25 @@ public final class Network implements Classifier {
         return classNames;
     }
 
-    /** Activations of every layer for a batch: element 0 is unused (the input), element l = a_l (n x size_l). */
+    /**
+     * Activations of every layer for a batch: element 0 is unused (the input), element l = a_l (n x size_l). The
+     * engine's {@link Stack#forward} computes it; this view keeps the MLP's indexing.
+     */
     public Forward forward(FeatureMatrix x) {
         if (x.cols() != sizes[0]) {
             throw new IllegalArgumentException("network expects " + sizes[0] + " features, got " + x.cols());
         }
+        Stack.Pass p = stack.forward(x);
         int layers = weights.length;
         DenseMatrix[] z = new DenseMatrix[layers + 1];
         DenseMatrix[] a = new DenseMatrix[layers + 1];
-        for (int l = 0; l < layers; l++) {
-            DenseMatrix in = l == 0 ? null : a[l];
-            DenseMatrix zl = (l == 0 ? x.multiply(weights[0]) : LinAlg.multiply(in, weights[l])).plusRowVector(biases[l]);
-            z[l + 1] = zl;
-            if (l == layers - 1) {
-                a[l + 1] = zl; // logits
-            } else if (hidden == Activation.IDENTITY) {
-                a[l + 1] = zl;
-            } else {
-                a[l + 1] = zl.map(hidden::apply);
-            }
-        }
-        return new Forward(x, z, a);
+        System.arraycopy(p.z(), 0, z, 1, layers);
+        System.arraycopy(p.a(), 0, a, 1, layers);
+        return new Forward(x, z, a, p);
     }
 
-    /** Forward pass results: pre-activations z and activations a per layer (index 1..L); a[L] = logits. */
-    public record Forward(FeatureMatrix input, DenseMatrix[] z, DenseMatrix[] a) {
+    /** Forward pass results: pre-activations z and activations a per layer (index 1..L); a[L] = logits; the engine's pass. */
+    public record Forward(FeatureMatrix input, DenseMatrix[] z, DenseMatrix[] a, Stack.Pass pass) {
         public DenseMatrix logits() {
             return a[a.length - 1];
         }

@@ -36,6 +36,17 @@ public final class DenseLayer {
         return new DenseLayer(w, new double[out], activation);
     }
 
+    /**
+     * A layer over existing parameter arrays (shared, not copied): how {@link org.privadapt.models.nn.Network} keeps
+     * its weights in place while the engine computes with them.
+     */
+    public static DenseLayer over(DenseMatrix w, double[] b, Activation activation) {
+        if (b.length != w.cols()) {
+            throw new IllegalArgumentException("bias has " + b.length + " entries for " + w.cols() + " outputs");
+        }
+        return new DenseLayer(w, b, activation);
+    }
+
     public DenseMatrix weights() {
         return w;
     }

@@ -55,8 +55,8 @@ public final class Stack {
         return new Stack(layers.stream().map(DenseLayer::copy).toList());
     }
 
-    /** What a forward pass keeps: each layer's input, pre-activation and output. */
-    public record Pass(FeatureMatrix[] inputs, DenseMatrix[] z, DenseMatrix[] a) {
+    /** What a forward pass keeps: the layers it ran, each layer's input, pre-activation and output. */
+    public record Pass(List<DenseLayer> layers, FeatureMatrix[] inputs, DenseMatrix[] z, DenseMatrix[] a) {
         public DenseMatrix output() {
             return a[a.length - 1];
         }
@@ -93,7 +93,7 @@ public final class Stack {
             }
             cur = a[l];
         }
-        return new Pass(in, z, a);
+        return new Pass(layers, in, z, a);
     }
 
     /** The errors of a backward pass: per layer dL/dz (n x out_l), and dL/d(input) (n x in), or null if not asked. */
