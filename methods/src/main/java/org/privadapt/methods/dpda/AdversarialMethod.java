@@ -24,7 +24,6 @@ import org.privadapt.privacy.PrivacyCost;
 import org.privadapt.privacy.PrivacySession;
 import org.privadapt.privacy.events.DpEvent;
 import org.privadapt.privacy.ledger.BudgetLedger;
-import org.privadapt.privacy.noise.NoiseSource;
 
 /**
  * Paper 001's four methods on one engine: {@code nn} (the network on the source only), {@code dann} (adversarial
@@ -133,30 +132,30 @@ public final class AdversarialMethod implements AdaptationMethod {
         AdversarialTrainer.Config c = new AdversarialTrainer.Config(mode, iterations, batch, config.param("lr1", defaultLr1()),
                 config.param("lr2", 1e-3), config.param("clip", 4), sigma, clipping.equals("joint"));
         Map<String, PrivacyCost> costs;
-        NoiseSource sourceNoise;
-        NoiseSource targetNoise;
+        org.privadapt.models.dp.NoiseAndSampling sourceRnd;
+        org.privadapt.models.dp.NoiseAndSampling targetRnd;
         if (isPrivate()) {
             PrivacySession t = privacy.target();
             Disclosures.require(task.target(), t, "the target's DP-SGD steps", Disclosures.Fact.SIZE, Disclosures.Fact.SCHEMA);
             DpEvent te = AdversarialTrainer.targetEvent(c, nt);
             t.charge(name() + " target domain steps", "DP-SGD (Poisson sampling, joint clipping over G_d and G_f, Gaussian noise)",
                     te, describe(c));
-            targetNoise = t.noise();
+            targetRnd = new SessionRandomness(t.noise());
             if (mode == Mode.GDPDA) {
                 PrivacySession s = privacy.source();
                 Disclosures.requireForDpSgdModel(task.source(), s, "the source's DP-SGD steps");
                 s.charge(name() + " source label and domain steps", "DP-SGD (Poisson sampling, joint clipping, Gaussian noise)",
                         AdversarialTrainer.sourceEvent(c, ns), describe(c));
-                sourceNoise = s.noise();
+                sourceRnd = new SessionRandomness(s.noise());
                 costs = Map.of("source", s.spent(), "target", t.spent());
             } else {
-                // DPDA: the source's data are public; its batches come from a seeded generator
-                sourceNoise = NoiseSource.seeded(config.seed() * 7919 + 17);
+                // DPDA: the source's data are public; its batches come from a seeded generator (no noise)
+                sourceRnd = new org.privadapt.models.dp.PublicRandomness(config.seed() * 7919 + 17);
                 costs = Map.of("source", PrivacyCost.NOT_PRIVATE, "target", t.spent());
             }
         } else {
-            sourceNoise = NoiseSource.seeded(config.seed() * 7919 + 17);
-            targetNoise = NoiseSource.seeded(config.seed() * 104729 + 31);
+            sourceRnd = new org.privadapt.models.dp.PublicRandomness(config.seed() * 7919 + 17);
+            targetRnd = new org.privadapt.models.dp.PublicRandomness(config.seed() * 104729 + 31);
             costs = mode == Mode.NN ? NonPrivate.sourceOnly() : NonPrivate.both();
         }
         AdversarialNetwork init = AdversarialNetwork.create(task.source().dimension(),
@@ -165,7 +164,7 @@ public final class AdversarialMethod implements AdaptationMethod {
                 parseWidths(config.params().getOrDefault("domain-hidden", ""), true), Activation.RELU,
                 Boolean.parseBoolean(config.params().getOrDefault("split-heads", "false")), config.seed());
         AdversarialNetwork model = AdversarialTrainer.train(init, task.source().features(), ys.codes(), task.target().features(), c,
-                new SessionRandomness(sourceNoise), new SessionRandomness(targetNoise));
+                sourceRnd, targetRnd);
         int[] pred = new int[task.evaluation().size()];
         double acc = Classifiers.accuracy(model, task.evaluation().features(), task.evaluation(), pred);
         return new AdaptationOutcome(name(), acc, pred, model.classNames(), costs, describe(c));
