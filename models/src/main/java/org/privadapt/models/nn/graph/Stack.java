@@ -55,15 +55,34 @@ public final class Stack {
         return new Stack(layers.stream().map(DenseLayer::copy).toList());
     }
 
-    /** What a forward pass keeps: the layers it ran, each layer's input, pre-activation and output. */
-    public record Pass(List<DenseLayer> layers, FeatureMatrix[] inputs, DenseMatrix[] z, DenseMatrix[] a) {
+    /**
+     * What a forward pass keeps: the layers it ran, each layer's input, pre-activation and output (before dropout),
+     * and the dropout masks (null without dropout; entry l scales layer l's output, 0 or 1 / (1 - rate)).
+     */
+    public record Pass(List<DenseLayer> layers, FeatureMatrix[] inputs, DenseMatrix[] z, DenseMatrix[] a, DenseMatrix[] masks) {
         public DenseMatrix output() {
             return a[a.length - 1];
         }
     }
 
     public Pass forward(FeatureMatrix x) {
+        return forward(x, 0, null);
+    }
+
+    /**
+     * A training pass with inverted dropout at {@code rate} on the output of every layer but the last (each unit of
+     * each example kept with probability 1 - rate and scaled by 1 / (1 - rate)); rate 0 is the plain pass. The masks
+     * are per example, so per-example gradients still factorise: the next layer's input is the masked output.
+     */
+    public Pass forward(FeatureMatrix x, double rate, SplittableRandom rng) {
+        if (!(rate >= 0 && rate < 1)) {
+            throw new IllegalArgumentException("dropout rate must be in [0, 1), got " + rate);
+        }
+        if (rate > 0 && rng == null) {
+            throw new IllegalArgumentException("dropout needs a random generator");
+        }
         int k = layers.size();
+        DenseMatrix[] masks = rate > 0 ? new DenseMatrix[k] : null;
         FeatureMatrix[] in = new FeatureMatrix[k];
         DenseMatrix[] z = new DenseMatrix[k];
         DenseMatrix[] a = new DenseMatrix[k];
@@ -92,8 +111,23 @@ public final class Stack {
                 a[l] = al;
             }
             cur = a[l];
+            if (masks != null && l + 1 < k) {
+                DenseMatrix m = DenseMatrix.zeros(n, zl.cols());
+                double[] md = m.data();
+                double keep = 1.0 / (1.0 - rate);
+                for (int q = 0; q < md.length; q++) {
+                    md[q] = rng.nextDouble() < rate ? 0.0 : keep;
+                }
+                masks[l] = m;
+                DenseMatrix dropped = a[l].copy();
+                double[] dd = dropped.data();
+                for (int q = 0; q < dd.length; q++) {
+                    dd[q] *= md[q];
+                }
+                cur = dropped;
+            }
         }
-        return new Pass(layers, in, z, a);
+        return new Pass(layers, in, z, a, masks);
     }
 
     /** The errors of a backward pass: per layer dL/dz (n x out_l), and dL/d(input) (n x in), or null if not asked. */
@@ -112,6 +146,13 @@ public final class Stack {
         for (int l = k - 1; l >= 0; l--) {
             DenseLayer layer = layers.get(l);
             DenseMatrix dz = err.copy();
+            if (p.masks() != null && p.masks()[l] != null) { // error at the dropped output -> at the output
+                double[] e = dz.data();
+                double[] m = p.masks()[l].data();
+                for (int q = 0; q < e.length; q++) {
+                    e[q] *= m[q];
+                }
+            }
             if (layer.activation() != Activation.IDENTITY) {
                 double[] e = dz.data();
                 double[] zz = p.z()[l].data();
