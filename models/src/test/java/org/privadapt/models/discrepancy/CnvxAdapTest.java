@@ -1,0 +1,172 @@
+package org.privadapt.models.discrepancy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.privadapt.math.DenseMatrix;
+
+class CnvxAdapTest {
+    /** Rows in the unit ball, targets in [-1, 1]: y = clip(w* . x + noise). */
+    static Object[] data(int n, double[] wStar, double noise, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        int d = wStar.length;
+        DenseMatrix x = DenseMatrix.zeros(n, d);
+        double[] y = new double[n];
+        for (int i = 0; i < n; i++) {
+            double norm = 0;
+            double[] row = new double[d];
+            for (int k = 0; k < d; k++) {
+                row[k] = r.nextDouble() * 2 - 1;
+                norm += row[k] * row[k];
+            }
+            norm = Math.sqrt(norm);
+            double dot = 0;
+            for (int k = 0; k < d; k++) {
+                row[k] /= Math.max(1, norm);
+                x.set(i, k, row[k]);
+                dot += row[k] * wStar[k];
+            }
+            y[i] = Math.max(-1, Math.min(1, dot + noise * (r.nextDouble() * 2 - 1)));
+        }
+        return new Object[] {x, y};
+    }
+
+    static CnvxAdap.Problem problem(long seed, int m, int n) {
+        Object[] s = data(m, new double[] {0.8, -0.4, 0.3, 0.0}, 0.1, seed);
+        Object[] t = data(n, new double[] {0.7, -0.5, 0.3, 0.1}, 0.1, seed + 1);
+        return new CnvxAdap.Problem((DenseMatrix) s[0], (double[]) s[1], (DenseMatrix) t[0], (double[]) t[1], 0.01, 0.5,
+                0.1, 0.01, 0.01, 2, 1);
+    }
+
+    @Test
+    void theIterateStaysFeasibleAndMoreIterationsLowerTheObjective() {
+        CnvxAdap.Problem p = problem(1, 400, 40);
+        double[] u0 = new double[p.m() + p.n()];
+        for (int i = 0; i < u0.length; i++) {
+            u0[i] = i < p.m() ? p.m() / p.alpha() : p.n() / (1 - p.alpha());
+        }
+        double start = CnvxAdap.objective(p, new double[p.dim()], u0);
+        CnvxAdap.Result shortRun = CnvxAdap.solve(p, CnvxAdap.Config.nonPrivate(20), null);
+        CnvxAdap.Result longRun = CnvxAdap.solve(p, CnvxAdap.Config.nonPrivate(2000), null);
+        assertThat(shortRun.objective()).isLessThan(start);
+        assertThat(longRun.objective()).isLessThan(shortRun.objective());
+        double norm = 0;
+        for (double v : longRun.w()) {
+            norm += v * v;
+        }
+        assertThat(Math.sqrt(norm)).isLessThanOrEqualTo(p.lambda() * (1 + 1e-12));
+        for (int i = 0; i < longRun.u().length; i++) {
+            assertThat(longRun.u()[i]).isGreaterThanOrEqualTo(u0[i]);
+        }
+    }
+
+    @Test
+    void theLearnedPredictorFitsTheTarget() {
+        CnvxAdap.Problem p = problem(2, 2000, 50);
+        CnvxAdap.Result r = CnvxAdap.solve(p, CnvxAdap.Config.nonPrivate(3000), null);
+        Object[] test = data(2000, new double[] {0.7, -0.5, 0.3, 0.1}, 0.1, 99);
+        double mse = mse((DenseMatrix) test[0], (double[]) test[1], r.w());
+        double zero = mse((DenseMatrix) test[0], (double[]) test[1], new double[4]);
+        assertThat(mse).isLessThan(0.1 * zero);
+    }
+
+    @Test
+    void noiseIsAddedOnlyWhenAsked() {
+        CnvxAdap.Problem p = problem(3, 300, 30);
+        CnvxAdap.Result a = CnvxAdap.solve(p, new CnvxAdap.Config(200, 0.05, 1e-6, 1), new TestNoise(5));
+        CnvxAdap.Result b = CnvxAdap.solve(p, new CnvxAdap.Config(200, 0.05, 1e-6, 1), new TestNoise(5));
+        CnvxAdap.Result c = CnvxAdap.solve(p, new CnvxAdap.Config(200, 0.05, 1e-6, 1), new TestNoise(6));
+        assertThat(a.w()).containsExactly(b.w());
+        assertThat(a.w()).isNotEqualTo(c.w());
+    }
+
+    /** Replace-one of a private row (rows at the bounds): the private gradient moves by at most s1 and s2. */
+    @Test
+    void thePrivateGradientMovesByAtMostItsSensitivities() {
+        SplittableRandom r = new SplittableRandom(7);
+        for (int trial = 0; trial < 200; trial++) {
+            CnvxAdap.Problem p = problem(trial, 50, 20);
+            DenseMatrix x2 = p.xPriv().copy();
+            double[] y2 = p.yPriv().clone();
+            int j = r.nextInt(p.n());
+            double[] row = new double[p.dim()];
+            double norm = 0;
+            for (int k = 0; k < row.length; k++) {
+                row[k] = r.nextDouble() * 2 - 1;
+                norm += row[k] * row[k];
+            }
+            for (int k = 0; k < row.length; k++) {
+                x2.set(j, k, row[k] / Math.sqrt(norm) * p.r()); // on the sphere ||x|| = r
+            }
+            y2[j] = r.nextBoolean() ? 1 : -1;
+            CnvxAdap.Problem q = new CnvxAdap.Problem(p.xPub(), p.yPub(), x2, y2, p.d(), p.alpha(), p.kappa1(), p.kappa2(),
+                    p.kappaInf(), p.lambda(), p.r());
+            double[] w = new double[p.dim()];
+            double wn = 0;
+            for (int k = 0; k < w.length; k++) {
+                w[k] = r.nextDouble() * 2 - 1;
+                wn += w[k] * w[k];
+            }
+            for (int k = 0; k < w.length; k++) {
+                w[k] *= p.lambda() / Math.sqrt(wn); // on the boundary of the ball: the worst case
+            }
+            double[] u = new double[p.m() + p.n()];
+            for (int i = 0; i < u.length; i++) {
+                double lower = i < p.m() ? p.m() / p.alpha() : p.n() / (1 - p.alpha());
+                u[i] = lower * (r.nextBoolean() ? 1 : 1 + r.nextDouble());
+            }
+            double[][] g1 = CnvxAdap.privateGradient(p, w, u);
+            double[][] g2 = CnvxAdap.privateGradient(q, w, u);
+            assertThat(dist(g1[0], g2[0])).isLessThanOrEqualTo(p.s1() * (1 + 1e-9));
+            assertThat(dist(g1[1], g2[1])).isLessThanOrEqualTo(p.s2() * (1 + 1e-9));
+        }
+    }
+
+    static double dist(double[] a, double[] b) {
+        double s = 0;
+        for (int i = 0; i < a.length; i++) {
+            s += (a[i] - b[i]) * (a[i] - b[i]);
+        }
+        return Math.sqrt(s);
+    }
+
+    static double mse(DenseMatrix x, double[] y, double[] w) {
+        double s = 0;
+        for (int i = 0; i < y.length; i++) {
+            double e = -y[i];
+            for (int k = 0; k < w.length; k++) {
+                e += x.get(i, k) * w[k];
+            }
+            s += e * e;
+        }
+        return s / y.length;
+    }
+
+    /** Seeded Gaussian noise for tests. */
+    static final class TestNoise implements org.privadapt.models.dp.NoiseAndSampling {
+        private final SplittableRandom r;
+
+        TestNoise(long seed) {
+            r = new SplittableRandom(seed);
+        }
+
+        public boolean bernoulli(double p) {
+            return r.nextDouble() < p;
+        }
+
+        public void addGaussian(double[] v, double sigma) {
+            for (int i = 0; i < v.length; i++) {
+                v[i] += sigma * Math.sqrt(-2 * Math.log(1 - r.nextDouble())) * Math.cos(2 * Math.PI * r.nextDouble());
+            }
+        }
+
+        public boolean isPrivate() {
+            return false;
+        }
+
+        public String description() {
+            return "test";
+        }
+    }
+}
