@@ -16,12 +16,13 @@ import org.privadapt.math.SymmetricEigen;
  * {@code H = Q diag(h) Q^T} (one symmetric eigendecomposition, {@link LinAlg#eigh}) and {@code beta = Q^T b},
  * {@code w(lambda)} has coordinates {@code -beta_i / (h_i + lambda)} in the eigenbasis, so the multiplier solves the
  * secular equation {@code ||w(lambda)|| = R} on {@code lambda > max(0, -h_min)}. There {@code 1 / ||w(lambda)||} is
- * increasing, concave and nearly linear, so Newton's method on {@code 1/||w|| - 1/R}, safeguarded by a bisection
- * bracket, converges in a few O(n) steps. Cases: <i>interior</i> ({@code h_min > 0} and {@code ||H^{-1} b|| <= R}:
- * lambda = 0); <i>easy</i> (the root of the secular equation); <i>hard</i> (b orthogonal to the eigenspace of h_min,
- * {@code h_min < 0} and {@code ||w(-h_min)|| < R} over the other coordinates: lambda = -h_min, and w is completed to
- * the sphere along an eigenvector of h_min). Being exact matters where this is used: paper 003's labelled discrepancy
- * is a supremum whose sensitivity argument needs the global optimum, which a local iteration need not find.
+ * increasing, concave and nearly linear, so Newton's method on {@code 1/||w|| - 1/R}, safeguarded by a bracket and
+ * geometric bisection, converges in a handful of O(n) steps (bisection alone would take about 50). Cases:
+ * <i>interior</i> ({@code h_min > 0} and {@code ||H^{-1} b|| <= R}: lambda = 0); <i>easy</i> (the root of the secular
+ * equation); <i>hard</i> (b orthogonal to the eigenspace of h_min, {@code h_min < 0} and {@code ||w(-h_min)|| < R}
+ * over the other coordinates: lambda = -h_min, and w is completed to the sphere along an eigenvector of h_min).
+ * Being exact matters where this is used: paper 003's labelled discrepancy is a supremum whose sensitivity argument
+ * needs the global optimum, which a local iteration need not find.
  */
 public final class TrustRegion {
     /** Relative size below which eigenvalue gaps and components of b count as zero. */
@@ -52,7 +53,7 @@ public final class TrustRegion {
         if (radius == 0) {
             return new Solution(new double[b.length], c, 0, false);
         }
-        return solve(s, b, c, radius, LinAlg.eigh(s), 1);
+        return solve(s, b, c, radius, LinAlg.eigh(s), 1, null);
     }
 
     /**
@@ -69,7 +70,18 @@ public final class TrustRegion {
             return Math.abs(c);
         }
         SymmetricEigen eig = LinAlg.eigh(s);
-        return Math.max(solve(s, b, c, radius, eig, 1).value(), solve(s, b, c, radius, eig, -1).value());
+        return Math.max(solve(s, b, c, radius, eig, 1, null).value(), solve(s, b, c, radius, eig, -1, null).value());
+    }
+
+    /**
+     * The number of secular-equation iterations {@link #maximize} takes (0 without a root search): for tests, since
+     * the bisection safeguard keeps the answer right even when the Newton step is broken, only slower.
+     */
+    static int secularIterations(DenseMatrix a, double[] b, double radius) {
+        DenseMatrix s = checked(a, b, 0, radius);
+        int[] count = new int[1];
+        solve(s, b, 0, radius, LinAlg.eigh(s), 1, count);
+        return count[0];
     }
 
     /** {@code f(w) = w^T A w - 2 b^T w + c} (A as given: pass a symmetric matrix). */
@@ -82,59 +94,56 @@ public final class TrustRegion {
         return v;
     }
 
-    /** Maximises {@code sign * f} given the eigendecomposition of A: there {@code H = -sign A}, b becomes sign b. */
-    private static Solution solve(DenseMatrix a, double[] b, double c, double radius, SymmetricEigen eig, int sign) {
+    /**
+     * Maximises {@code sign * f} given the eigendecomposition of A: there {@code H = -sign A} and b becomes sign b.
+     * The secular equation is solved for {@code t = lambda + h_min} with the gaps {@code g_i = h_i - h_min >= 0},
+     * so that the denominators {@code h_i + lambda = g_i + t} carry no cancellation near the hard case.
+     */
+    private static Solution solve(DenseMatrix a, double[] b, double c, double radius, SymmetricEigen eig, int sign,
+            int[] count) {
         int n = b.length;
         DenseMatrix q = eig.vectors();
         double[] beta = LinAlg.multiplyTransA(q, b);
-        double[] h = new double[n];
+        double[] g = new double[n];
         double scale = 0;
         double hMin = Double.POSITIVE_INFINITY;
         for (int i = 0; i < n; i++) {
-            h[i] = -sign * eig.value(i);
+            g[i] = -sign * eig.value(i);
             beta[i] *= sign;
-            scale = Math.max(scale, Math.abs(h[i]));
-            hMin = Math.min(hMin, h[i]);
+            scale = Math.max(scale, Math.abs(g[i]));
+            hMin = Math.min(hMin, g[i]);
+        }
+        boolean[] bottom = new boolean[n]; // the eigenspace of h_min, up to TOL * scale
+        double bottom2 = 0;
+        int k = -1;
+        for (int i = 0; i < n; i++) {
+            g[i] -= hMin;
+            bottom[i] = g[i] <= TOL * scale;
+            if (bottom[i]) {
+                bottom2 += beta[i] * beta[i];
+                k = k < 0 || Math.abs(beta[i]) > Math.abs(beta[k]) ? i : k;
+            }
         }
         double[] x = new double[n]; // the maximiser in the eigenbasis
-        double lambda;
+        double t;
         boolean hard = false;
-        if (hMin > 0 && secularNorm(h, beta, 0, null) <= radius) {
-            lambda = 0; // interior: H positive definite, unconstrained minimiser of g inside the ball
+        if (hMin > 0 && secularNorm(g, beta, hMin, null) <= radius) {
+            t = hMin; // interior, lambda = 0: H positive definite, unconstrained minimiser of g inside the ball
+            fill(x, g, beta, t, null);
         } else {
-            boolean[] bottom = new boolean[n]; // the eigenspace of h_min, up to TOL * scale
-            double bottom2 = 0;
-            int k = -1;
-            for (int i = 0; i < n; i++) {
-                bottom[i] = h[i] - hMin <= TOL * scale;
-                if (bottom[i]) {
-                    bottom2 += beta[i] * beta[i];
-                    k = k < 0 ? i : k;
-                }
-            }
-            double lo = Math.max(0, -hMin);
+            double tLo = Math.max(0, hMin); // lambda >= max(0, -h_min)
             boolean orthogonal = Math.sqrt(bottom2) <= TOL * norm(beta);
-            if (orthogonal && secularNorm(h, beta, lo, bottom) <= radius) {
-                lambda = lo; // hard case if h_min < 0; otherwise H is singular PSD and w = -H^+ b is a maximiser
-                double sq = 0;
-                for (int i = 0; i < n; i++) {
-                    if (!bottom[i]) {
-                        x[i] = -beta[i] / (h[i] + lambda);
-                        sq += x[i] * x[i];
-                    }
-                }
+            if (orthogonal && secularNorm(g, beta, tLo, bottom) <= radius) {
+                t = tLo; // hard case if h_min < 0; otherwise H is singular PSD and w = -H^+ b is a maximiser
+                fill(x, g, beta, t, bottom);
                 hard = hMin < 0;
-                if (hard) {
-                    x[k] = Math.sqrt(Math.max(0, radius * radius - sq));
+                if (hard) { // to the sphere along an eigenvector of h_min, against b's (negligible) component there
+                    double len = Math.sqrt(Math.max(0, radius * radius - norm(x) * norm(x)));
+                    x[k] = beta[k] > 0 ? -len : len;
                 }
             } else {
-                lambda = secularRoot(h, beta, lo, hMin, radius, orthogonal ? bottom : null);
-            }
-        }
-        if (!hard) {
-            for (int i = 0; i < n; i++) {
-                double den = h[i] + lambda;
-                x[i] = den > 0 ? -beta[i] / den : 0;
+                t = secularRoot(g, beta, tLo, radius, orthogonal ? bottom : null, count);
+                fill(x, g, beta, t, null);
             }
         }
         double[] w = LinAlg.multiply(q, x);
@@ -144,20 +153,28 @@ public final class TrustRegion {
                 w[i] *= radius / nw;
             }
         }
-        return new Solution(w, sign * value(a, b, c, w), lambda, hard);
+        return new Solution(w, sign * value(a, b, c, w), Math.max(0, t - hMin), hard);
+    }
+
+    /** {@code x_i = -beta_i / (g_i + t)} outside {@code exclude}, 0 where the denominator is not positive. */
+    private static void fill(double[] x, double[] g, double[] beta, double t, boolean[] exclude) {
+        for (int i = 0; i < x.length; i++) {
+            double den = g[i] + t;
+            x[i] = den > 0 && (exclude == null || !exclude[i]) ? -beta[i] / den : 0;
+        }
     }
 
     /**
-     * {@code ||w(lambda)||} over the coordinates not excluded; infinite if some {@code h_i + lambda <= 0} has
+     * {@code ||w||} at {@code t} over the coordinates not excluded; infinite if some {@code g_i + t <= 0} has
      * {@code beta_i != 0}.
      */
-    private static double secularNorm(double[] h, double[] beta, double lambda, boolean[] exclude) {
+    private static double secularNorm(double[] g, double[] beta, double t, boolean[] exclude) {
         double s = 0;
-        for (int i = 0; i < h.length; i++) {
+        for (int i = 0; i < g.length; i++) {
             if (exclude != null && exclude[i] || beta[i] == 0) {
                 continue;
             }
-            double den = h[i] + lambda;
+            double den = g[i] + t;
             if (den <= 0) {
                 return Double.POSITIVE_INFINITY;
             }
@@ -168,30 +185,38 @@ public final class TrustRegion {
     }
 
     /**
-     * The root of {@code phi(lambda) = ||w(lambda)|| = R} on {@code (lo, inf)}, where phi decreases from above R to
-     * 0: Newton on {@code psi = 1/phi - 1/R} ({@code psi' = sum(beta_i^2 / (h_i + lambda)^3) / phi^3}), which from
-     * the right lands left of the root and then increases monotonically to it (psi is concave); steps leaving the
-     * bracket are replaced by bisection.
+     * The root of {@code phi(t) = ||w|| = R} on {@code (lo, inf)}, where phi decreases from above R to 0: Newton on
+     * {@code psi = 1/phi - 1/R} ({@code psi' = sum(beta_i^2 / (g_i + t)^3) / phi^3}), which from the right lands
+     * left of the root and then increases monotonically to it (psi is concave); steps leaving the bracket are
+     * replaced by Moré and Sorensen's geometric bisection.
      */
-    private static double secularRoot(double[] h, double[] beta, double lo, double hMin, double radius,
-            boolean[] exclude) {
-        // at lambda = max(0, -h_min) + ||beta|| / R every h_i + lambda >= ||beta|| / R, so ||w|| <= R
+    private static double secularRoot(double[] g, double[] beta, double lo, double radius, boolean[] exclude,
+            int[] count) {
+        // at t = lo + ||beta|| / R every g_i + t >= ||beta|| / R, so ||w|| <= R
         double hi = lo + norm(beta) / radius;
-        while (secularNorm(h, beta, hi, exclude) > radius) {
+        while (secularNorm(g, beta, hi, exclude) > radius) {
             hi = 2 * hi + Double.MIN_NORMAL; // only after rounding
         }
-        double left = lo;
+        double left = lo; // and phi(t) >= |beta_i| / (g_i + t) > R below |beta_i| / R - g_i
+        for (int i = 0; i < g.length; i++) {
+            if (exclude == null || !exclude[i]) {
+                left = Math.max(left, Math.abs(beta[i]) / radius - g[i]);
+            }
+        }
         double right = hi;
-        double lambda = hi;
+        double t = hi;
         for (int it = 0; it < 300; it++) {
+            if (count != null) {
+                count[0]++;
+            }
             double s = 0;
             double ds = 0;
             boolean finite = true;
-            for (int i = 0; i < h.length && finite; i++) {
+            for (int i = 0; i < g.length && finite; i++) {
                 if (exclude != null && exclude[i] || beta[i] == 0) {
                     continue;
                 }
-                double den = h[i] + lambda;
+                double den = g[i] + t;
                 double b2 = beta[i] * beta[i];
                 finite = den > 0;
                 s += b2 / (den * den);
@@ -199,18 +224,24 @@ public final class TrustRegion {
             }
             double phi = finite ? Math.sqrt(s) : Double.POSITIVE_INFINITY;
             if (phi > radius) {
-                left = lambda;
+                left = t;
             } else {
-                right = lambda;
+                right = t;
             }
             if (Math.abs(phi - radius) <= 1e-14 * radius || right - left <= 1e-15 * right) {
-                return lambda;
+                return t;
             }
             double next = Double.NaN;
             if (finite && phi > 0 && ds > 0) {
-                next = lambda - (1 / phi - 1 / radius) * (phi * phi * phi) / ds;
+                next = t - (1 / phi - 1 / radius) * (phi * phi * phi) / ds;
             }
-            lambda = next > left && next < right ? next : 0.5 * (left + right);
+            if (!(next >= left && next < right)) { // Moré and Sorensen's safeguard: geometric bisection
+                next = Math.max(Math.sqrt(left * right), left + 1e-3 * (right - left));
+            }
+            if (Math.abs(next - t) <= 1e-15 * t) {
+                return t; // the Newton step is below rounding: t is the root to working precision
+            }
+            t = next;
         }
         return right; // the feasible side
     }
