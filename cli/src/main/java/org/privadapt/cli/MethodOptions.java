@@ -17,6 +17,36 @@ public final class MethodOptions {
     @Option(names = "--l2", defaultValue = "1e-3", description = "L2 penalty of the classifier (default: ${DEFAULT-VALUE}).")
     public double l2;
 
+    @Option(names = "--task", paramLabel = "auto|classification|regression", defaultValue = "auto",
+            description = "What the labels are: auto (as the data say: a suite's declared task, real-valued or class labels in a "
+                    + "file), classification, or regression (class labels become real targets: numeric class names as numbers, "
+                    + "two non-numeric classes as -1 / +1 in their sorted order; reports MSE). Default: ${DEFAULT-VALUE}.")
+    public String task;
+
+    /** The dataset with labels of the kind {@code --task} asks for. */
+    public org.privadapt.data.Dataset withTask(org.privadapt.data.Dataset d) throws org.privadapt.data.DataException {
+        if (!d.hasLabels() || task.equals("auto")) {
+            return d;
+        }
+        org.privadapt.data.Labels y = d.labels().orElseThrow();
+        switch (task) {
+            case "regression" -> {
+                if (y instanceof org.privadapt.data.ClassLabels c) {
+                    return d.withLabels(org.privadapt.data.RealTargets.fromClasses(c, d.firstFile()), "class labels as real targets (--task regression)");
+                }
+                return d;
+            }
+            case "classification" -> {
+                if (y instanceof org.privadapt.data.RealTargets) {
+                    throw new org.privadapt.data.DataException(d.firstFile(), null, "domain '" + d.domain() + "' has real-valued "
+                            + "targets; --task classification needs class labels");
+                }
+                return d;
+            }
+            default -> throw new org.privadapt.cli.UsageException("--task must be auto, classification or regression, got '" + task + "'");
+        }
+    }
+
     @Option(names = "--runs", defaultValue = "1", description = "Repetitions (default: ${DEFAULT-VALUE}).")
     public int runs;
 

@@ -64,7 +64,7 @@ public final class Runs {
                                            Contexts contexts, int jobs)
             throws DataException, org.privadapt.privacy.BudgetExceededException, org.privadapt.privacy.ledger.BudgetLedger.LedgerException {
         Ran[] outcomes = new Ran[runs];
-        if (runs > 1 && method.deterministic(config)) {
+        if (runs > 1 && method.deterministic(task, config)) {
             // the outcome depends on neither seed nor noise (AdaptationMethod.deterministic): run once, repeat it
             java.util.Arrays.fill(outcomes, runOnce(method, task, config, 0, contexts));
             if (progress != null) {
@@ -123,15 +123,23 @@ public final class Runs {
             }
         }
         List<Double> acc = new ArrayList<>();
+        boolean regression = outcomes[0].outcome().isRegression();
         for (Ran o : outcomes) {
-            acc.add(o.outcome().accuracy());
+            if (o.outcome().isRegression() != regression) {
+                throw new IllegalStateException(method.name() + " gave regression and classification outcomes in one cell");
+            }
+            acc.add(o.outcome().score());
         }
         Map<String, Report.PartySpend> spend = new LinkedHashMap<>();
         for (String party : List.of("source", "target")) {
             spend.put(party, composedSpend(party, outcomes));
         }
-        return new Report.TaskResult(task.name(), sourceName, targetName, method.name(),
-                sweep == null || sweep.isEmpty() ? null : sweep, runs, mean(acc), std(acc), acc, spend);
+        Map<String, String> sw = sweep == null || sweep.isEmpty() ? null : sweep;
+        if (regression) {
+            return Report.TaskResult.regression(task.name(), sourceName, targetName, method.name(), sw, runs, mean(acc), std(acc),
+                    acc, spend);
+        }
+        return new Report.TaskResult(task.name(), sourceName, targetName, method.name(), sw, runs, mean(acc), std(acc), acc, spend);
     }
 
     /** One repetition's outcome and the sessions it charged. */
@@ -237,6 +245,50 @@ public final class Runs {
         }
     }
 
+    /**
+     * Regression results with each run's MSE divided by target-only's on the same task, sweep value and run (paper 003's
+     * normalisation; methods under its protocol draw the same split for the same seed, so the runs pair up). Results
+     * without a matching target-only result are returned unchanged.
+     */
+    public static List<Report.TaskResult> withRelativeMse(List<Report.TaskResult> results) {
+        List<Report.TaskResult> out = new ArrayList<>(results.size());
+        for (Report.TaskResult r : results) {
+            Report.TaskResult base = null;
+            if (r.isRegression() && !"target-only".equals(r.method())) {
+                for (Report.TaskResult b : results) {
+                    if ("target-only".equals(b.method()) && b.isRegression() && b.task().equals(r.task()) && b.runs() == r.runs()
+                            && sameSweepIgnoring(b.sweep(), r.sweep())) {
+                        base = b;
+                        break;
+                    }
+                }
+            }
+            if (base == null) {
+                out.add(r);
+                continue;
+            }
+            List<Double> rel = new ArrayList<>();
+            for (int i = 0; i < r.runs(); i++) {
+                rel.add(r.mses().get(i) / base.mses().get(i));
+            }
+            out.add(r.withRelativeMse(rel));
+        }
+        return out;
+    }
+
+    /** Equal sweeps, or target-only's sweep value is irrelevant (epsilon does not change a non-private baseline). */
+    private static boolean sameSweepIgnoring(Map<String, String> base, Map<String, String> r) {
+        if (base == null || r == null) {
+            return base == r || base == null;
+        }
+        for (Map.Entry<String, String> e : base.entrySet()) {
+            if (!e.getKey().equals("epsilon") && !e.getValue().equals(r.get(e.getKey()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     public static double mean(List<Double> v) {
         double s = 0;
         for (double x : v) {
@@ -310,7 +362,7 @@ public final class Runs {
     /** A warning when a result's mean accuracy is at chance level on the task's evaluation rows, else null. */
     public static String chanceWarning(Report.TaskResult r, AdaptationTask task) {
         Dataset eval = task.evaluation();
-        if (eval == null || !eval.hasLabels() || !eval.isClassification() || !Double.isFinite(r.accuracyMean())) {
+        if (eval == null || !eval.hasLabels() || !eval.isClassification() || r.isRegression() || !Double.isFinite(r.accuracyMean())) {
             return null;
         }
         try {
@@ -321,6 +373,10 @@ public final class Runs {
     }
 
     public static String percent(Report.TaskResult r) {
+        if (r.isRegression()) {
+            return "MSE " + (r.runs() > 1 ? String.format(Locale.ROOT, "%.6g +- %.3g", r.mseMean(), r.mseStd())
+                    : String.format(Locale.ROOT, "%.6g", r.mseMean()));
+        }
         return r.runs() > 1 ? String.format(Locale.ROOT, "%.1f %% +- %.1f", 100 * r.accuracyMean(), 100 * r.accuracyStd())
                 : String.format(Locale.ROOT, "%.1f %%", 100 * r.accuracyMean());
     }

@@ -180,7 +180,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
         List<String[]> pairs = resolveTasks(suite);
         DefaultPreprocessing.Choice preDefault = preprocess != null ? null
-                : DefaultPreprocessing.choose(reg.load(suite.name(), pairs.get(0)[0], suite.trainSplit()), anyPrivate);
+                : DefaultPreprocessing.choose(methodOptions.withTask(reg.load(suite.name(), pairs.get(0)[0], suite.trainSplit())), anyPrivate);
         Preprocessing pre = Runs.preprocessing(preprocess != null ? preprocess : preDefault.spec());
         if (preDefault != null && !output.json) {
             spec.commandLine().getErr().println("privadapt: preprocessing " + preDefault.spec() + " (default for "
@@ -233,9 +233,11 @@ public final class BenchCommand implements Callable<Integer> {
         int reused = 0;
         try (Progress progress = Progress.start(suite.name(), total, !output.json)) {
             for (String[] pair : pairs) {
-                Dataset src = reg.load(suite.name(), pair[0], suite.trainSplit()).withPublicFacts(privacy.declared("source"));
-                Dataset tgt = reg.load(suite.name(), pair[1], suite.adaptSplit()).withPublicFacts(privacy.declared("target"));
-                Dataset eval = reg.load(suite.name(), pair[1], suite.evalSplit());
+                Dataset src = methodOptions.withTask(reg.load(suite.name(), pair[0], suite.trainSplit()))
+                        .withPublicFacts(privacy.declared("source"));
+                Dataset tgt = methodOptions.withTask(reg.load(suite.name(), pair[1], suite.adaptSplit()))
+                        .withPublicFacts(privacy.declared("target"));
+                Dataset eval = methodOptions.withTask(reg.load(suite.name(), pair[1], suite.evalSplit()));
                 String taskName = shortOf(suite, pair[0]) + "->" + shortOf(suite, pair[1]);
                 for (Report.DatasetInfo info : List.of(Report.DatasetInfo.of("source", src), Report.DatasetInfo.of("target", tgt),
                         Report.DatasetInfo.of("target-eval", eval))) {
@@ -300,6 +302,7 @@ public final class BenchCommand implements Callable<Integer> {
             spec.commandLine().getErr().printf(Locale.ROOT, "privadapt: %d of %d cells reused from the checkpoint %s%n",
                     reused, results.size(), checkpoint);
         }
+        results = Runs.withRelativeMse(results);
         Report report = report(cfg, datasets, results, notes);
         if (anyPrivate) {
             List<Report.DomainTotal> totals = Runs.domainTotals(results, privacy.relationValue(), privacy.delta());
@@ -309,8 +312,11 @@ public final class BenchCommand implements Callable<Integer> {
         if (saved != null) {
             saved.save(report);
         }
-        String title = suite.name() + ": target accuracy (%)" + (runs > 1 ? ", mean ± std over " + runs + " runs" : "");
-        String md = Markdown.resultsTable(title, results) + notes.stream().map(n -> "\n" + n + "\n").reduce("", String::concat)
+        boolean regression = results.stream().anyMatch(Report.TaskResult::isRegression);
+        String over = runs > 1 ? ", mean ± std over " + runs + " runs" : "";
+        String title = suite.name() + (regression ? ": target test MSE" : ": target accuracy (%)") + over;
+        String rel = Markdown.relativeTable(suite.name() + ": test MSE relative to target-only (same split per run)" + over, results);
+        String md = Markdown.resultsTable(title, results) + (rel.isEmpty() ? "" : "\n" + rel) + notes.stream().map(n -> "\n" + n + "\n").reduce("", String::concat)
                 + totalsText(report.privacyTotals());
         String plotTitle = suite.name() + (pairs.size() == 1
                 ? " " + shortOf(suite, pairs.get(0)[0]) + "->" + shortOf(suite, pairs.get(0)[1])
@@ -363,7 +369,8 @@ public final class BenchCommand implements Callable<Integer> {
     /** Says which methods were run once per task (their repetitions are identical by construction). */
     private List<String> deterministicNote(List<AdaptationMethod> ms, int runs) {
         MethodConfig c = methodOptions.config(Map.of());
-        List<String> names = ms.stream().filter(m -> m.deterministic(c)).map(AdaptationMethod::name).toList();
+        List<String> names = ms.stream().filter(m -> m.deterministic(c) && !c.params().containsKey("target-train"))
+                .map(AdaptationMethod::name).toList();
         if (runs < 2 || names.isEmpty()) {
             return List.of();
         }

@@ -100,12 +100,13 @@ public final class RunCommand implements Callable<Integer> {
         methodOptions.checkNames(List.of(m), java.util.Set.of());
         privacy.validate(m.isPrivate());
         output.requireWritable(null);
-        Dataset src = data.load(source, DataSpecs.Role.SOURCE).withPublicFacts(privacy.declared("source"));
+        Dataset src = methodOptions.withTask(data.load(source, DataSpecs.Role.SOURCE)).withPublicFacts(privacy.declared("source"));
         DefaultPreprocessing.Choice preDefault = preprocess != null ? null : DefaultPreprocessing.choose(src, m.isPrivate());
         Preprocessing pre = Runs.preprocessing(preprocess != null ? preprocess : preDefault.spec());
-        Dataset tgt = data.load(target, DataSpecs.Role.TARGET).withPublicFacts(privacy.declared("target"));
-        Dataset eval = targetEval != null ? data.load(targetEval, DataSpecs.Role.EVALUATION)
-                : (data.registry().isRef(target) && target.indexOf(':') < 0 ? data.load(target, DataSpecs.Role.EVALUATION) : tgt);
+        Dataset tgt = methodOptions.withTask(data.load(target, DataSpecs.Role.TARGET)).withPublicFacts(privacy.declared("target"));
+        Dataset eval = targetEval != null ? methodOptions.withTask(data.load(targetEval, DataSpecs.Role.EVALUATION))
+                : (data.registry().isRef(target) && target.indexOf(':') < 0
+                        ? methodOptions.withTask(data.load(target, DataSpecs.Role.EVALUATION)) : tgt);
         String taskName = Runs.shortName(source) + " -> " + Runs.shortName(target);
         AdaptationTask task;
         try {
@@ -164,7 +165,7 @@ public final class RunCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "target eval:   %s, %d rows%n", eval.firstFile(), eval.size());
             }
             out.printf(Locale.ROOT, "preprocessing: %s (each party fitted on its own data)%n", pre.spec());
-            out.printf(Locale.ROOT, "accuracy:      %s on the target%s%n", Runs.percent(result),
+            out.printf(Locale.ROOT, "%s %s on the target%s%n", result.isRegression() ? "error:        " : "accuracy:     ", Runs.percent(result),
                     runs > 1 ? " (" + runs + " runs)" : "");
             out.printf(Locale.ROOT, "privacy:       %s%n", Runs.privacySummary(result));
             if (chance != null) {

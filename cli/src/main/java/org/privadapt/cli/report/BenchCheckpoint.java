@@ -85,8 +85,8 @@ public final class BenchCheckpoint {
             } catch (IOException e) {
                 throw new CheckpointException(file + ": results[" + i + "] is not a bench result (" + firstLine(e.getMessage()) + ")");
             }
-            if (t.task() == null || t.method() == null || t.accuracies() == null || t.accuracies().size() != t.runs()) {
-                throw new CheckpointException(file + ": results[" + i + "] is incomplete (task, method and one accuracy per run needed)");
+            if (t.task() == null || t.method() == null || t.scores() == null || t.scores().size() != t.runs()) {
+                throw new CheckpointException(file + ": results[" + i + "] is incomplete (task, method and one score per run needed)");
             }
             c.done.put(key(t.task(), t.method(), t.sweep()), t);
             i++;

@@ -8,7 +8,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-/** Markdown summaries of results: one row per task, one column per method, "mean ± std" in percent. */
+/**
+ * Markdown summaries of results: one row per task, one column per method, "mean ± std" (accuracy in percent, or
+ * mean squared error for regression, then a second table of MSE relative to target-only when the results carry it).
+ */
 public final class Markdown {
     private Markdown() {
     }
@@ -41,7 +44,7 @@ public final class Markdown {
                     sb.append(" |");
                     continue;
                 }
-                means.computeIfAbsent(m, k -> new ArrayList<>()).add(r.accuracyMean());
+                means.computeIfAbsent(m, k -> new ArrayList<>()).add(r.scoreMean());
                 sb.append(' ').append(cell(r)).append(" |");
             }
             sb.append('\n');
@@ -54,14 +57,68 @@ public final class Markdown {
                 for (double x : v) {
                     s += x;
                 }
-                sb.append(v.isEmpty() ? " |" : String.format(Locale.ROOT, " **%.1f** |", 100 * s / v.size()));
+                boolean mse = results.stream().anyMatch(Report.TaskResult::isRegression);
+                sb.append(v.isEmpty() ? " |" : mse ? " **" + significant(s / v.size()) + "** |"
+                        : String.format(Locale.ROOT, " **%.1f** |", 100 * s / v.size()));
             }
             sb.append('\n');
         }
         return sb.toString();
     }
 
+    /**
+     * For regression results that carry {@code relative_mse}: a table of MSE relative to target-only (per-run ratios on
+     * the same splits, mean ± std; below 1 means the method beat training on the target alone); else "".
+     */
+    public static String relativeTable(String title, List<Report.TaskResult> results) {
+        List<Report.TaskResult> rel = results.stream().filter(r -> r.relativeMse() != null).toList();
+        if (rel.isEmpty()) {
+            return "";
+        }
+        Set<String> methods = new LinkedHashSet<>();
+        Map<String, Map<String, Report.TaskResult>> byTask = new LinkedHashMap<>();
+        for (Report.TaskResult r : rel) {
+            String m = r.method() + sweepLabel(r);
+            methods.add(m);
+            byTask.computeIfAbsent(r.task(), k -> new LinkedHashMap<>()).put(m, r);
+        }
+        StringBuilder sb = new StringBuilder();
+        if (title != null) {
+            sb.append("### ").append(title).append("\n\n");
+        }
+        sb.append("| task |");
+        methods.forEach(m -> sb.append(' ').append(m).append(" |"));
+        sb.append("\n|---|").append("---:|".repeat(methods.size())).append('\n');
+        for (Map.Entry<String, Map<String, Report.TaskResult>> e : byTask.entrySet()) {
+            sb.append("| ").append(e.getKey()).append(" |");
+            for (String m : methods) {
+                Report.TaskResult r = e.getValue().get(m);
+                sb.append(r == null ? " |" : r.runs() > 1
+                        ? String.format(Locale.ROOT, " %.3f ± %.3f |", r.relativeMseMean(), r.relativeMseStd())
+                        : String.format(Locale.ROOT, " %.3f |", r.relativeMseMean()));
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    /** Four significant digits, plain notation where it reads well. */
+    static String significant(double v) {
+        if (v == 0 || !Double.isFinite(v)) {
+            return String.valueOf(v);
+        }
+        double a = Math.abs(v);
+        if (a >= 1e-3 && a < 1e5) {
+            int digits = Math.max(0, 3 - (int) Math.floor(Math.log10(a)));
+            return String.format(Locale.ROOT, "%." + digits + "f", v);
+        }
+        return String.format(Locale.ROOT, "%.3e", v);
+    }
+
     static String cell(Report.TaskResult r) {
+        if (r.isRegression()) {
+            return r.runs() > 1 ? significant(r.mseMean()) + " ± " + significant(r.mseStd()) : significant(r.mseMean());
+        }
         return r.runs() > 1 ? String.format(Locale.ROOT, "%.1f ± %.1f", 100 * r.accuracyMean(), 100 * r.accuracyStd())
                 : String.format(Locale.ROOT, "%.1f", 100 * r.accuracyMean());
     }

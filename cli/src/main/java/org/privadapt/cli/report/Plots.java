@@ -29,20 +29,22 @@ public final class Plots {
         Map<String, Map<Double, List<Double>>> series = new LinkedHashMap<>();
         Map<String, Map<Double, List<Double>>> spread = new LinkedHashMap<>();
         boolean repeated = false;
+        boolean mse = results.stream().anyMatch(Report.TaskResult::isRegression);
+        double unit = mse ? 1.0 : 100.0;
         for (Report.TaskResult r : results) {
             String x = r.sweep() == null ? null : r.sweep().get(param);
             if (x == null) {
                 continue;
             }
             series.computeIfAbsent(r.method(), k -> new java.util.TreeMap<>())
-                    .computeIfAbsent(Double.parseDouble(x), k -> new ArrayList<>()).add(100 * r.accuracyMean());
+                    .computeIfAbsent(Double.parseDouble(x), k -> new ArrayList<>()).add(unit * r.scoreMean());
             spread.computeIfAbsent(r.method(), k -> new java.util.TreeMap<>())
                     .computeIfAbsent(Double.parseDouble(x), k -> new ArrayList<>())
-                    .add(r.runs() > 1 && Double.isFinite(r.accuracyStd()) ? 100 * r.accuracyStd() : 0.0);
+                    .add(r.runs() > 1 && Double.isFinite(r.scoreStd()) ? unit * r.scoreStd() : 0.0);
             repeated |= r.runs() > 1;
         }
         XYChart chart = new XYChartBuilder().width(800).height(500).title(title).xAxisTitle(param)
-                .yAxisTitle("target accuracy (%)").build();
+                .yAxisTitle(mse ? "target test MSE" : "target accuracy (%)").build();
         chart.getStyler().setMarkerSize(7);
         double lo = Double.POSITIVE_INFINITY;
         double hi = Double.NEGATIVE_INFINITY;

@@ -70,14 +70,88 @@ public record Report(String tool, String version, String command, String created
     }
 
     /**
-     * Accuracy of one method on one task over {@code runs} repetitions, and the privacy each party spent in
-     * one run. {@code sweep} holds the swept parameter's value when the result is part of a sweep.
+     * The score of one method on one task over {@code runs} repetitions, and the privacy each party spent.
+     * {@code sweep} holds the swept parameter's value when the result is part of a sweep. A classification result
+     * carries accuracies ({@code accuracy_mean}, {@code accuracy_std}, {@code accuracies}); a regression result carries
+     * mean squared errors instead ({@code mse_mean}, {@code mse_std}, {@code mses}) and, when the bench also ran
+     * {@code target-only} on the same splits, each run's MSE divided by target-only's ({@code relative_mse}, with its
+     * mean and sd).
      */
-    @JsonPropertyOrder({"task", "source", "target", "method", "sweep", "runs", "accuracy_mean", "accuracy_std", "accuracies", "privacy"})
+    @JsonPropertyOrder({"task", "source", "target", "method", "sweep", "runs", "accuracy_mean", "accuracy_std", "accuracies",
+        "mse_mean", "mse_std", "mses", "relative_mse_mean", "relative_mse_std", "relative_mse", "privacy"})
+    @com.fasterxml.jackson.annotation.JsonIgnoreProperties(value = {"relative_mse_mean", "relative_mse_std"}, allowGetters = true)
     public record TaskResult(String task, String source, String target, String method, Map<String, String> sweep, int runs,
-                             @com.fasterxml.jackson.annotation.JsonProperty("accuracy_mean") double accuracyMean,
-                             @com.fasterxml.jackson.annotation.JsonProperty("accuracy_std") double accuracyStd,
-                             List<Double> accuracies, Map<String, PartySpend> privacy) {
+                             @com.fasterxml.jackson.annotation.JsonProperty("accuracy_mean")
+                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                             Double accuracyMean,
+                             @com.fasterxml.jackson.annotation.JsonProperty("accuracy_std")
+                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                             Double accuracyStd,
+                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                             List<Double> accuracies, Map<String, PartySpend> privacy,
+                             @com.fasterxml.jackson.annotation.JsonProperty("mse_mean")
+                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                             Double mseMean,
+                             @com.fasterxml.jackson.annotation.JsonProperty("mse_std")
+                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                             Double mseStd,
+                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                             List<Double> mses,
+                             @com.fasterxml.jackson.annotation.JsonProperty("relative_mse")
+                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                             List<Double> relativeMse) {
+        /** A classification result. */
+        public TaskResult(String task, String source, String target, String method, Map<String, String> sweep, int runs,
+                          double accuracyMean, double accuracyStd, List<Double> accuracies, Map<String, PartySpend> privacy) {
+            this(task, source, target, method, sweep, runs, accuracyMean, accuracyStd, accuracies, privacy, null, null, null, null);
+        }
+
+        /** A regression result: each run's mean squared error. */
+        public static TaskResult regression(String task, String source, String target, String method, Map<String, String> sweep,
+                                            int runs, double mseMean, double mseStd, List<Double> mses,
+                                            Map<String, PartySpend> privacy) {
+            return new TaskResult(task, source, target, method, sweep, runs, null, null, null, privacy, mseMean, mseStd, mses, null);
+        }
+
+        /** True when the result holds mean squared errors. */
+        @com.fasterxml.jackson.annotation.JsonIgnore
+        public boolean isRegression() {
+            return mses != null;
+        }
+
+        /** Each run's score: accuracy (a fraction) or MSE. */
+        @com.fasterxml.jackson.annotation.JsonIgnore
+        public List<Double> scores() {
+            return isRegression() ? mses : accuracies;
+        }
+
+        @com.fasterxml.jackson.annotation.JsonIgnore
+        public double scoreMean() {
+            return isRegression() ? mseMean : accuracyMean;
+        }
+
+        @com.fasterxml.jackson.annotation.JsonIgnore
+        public double scoreStd() {
+            return isRegression() ? mseStd : accuracyStd;
+        }
+
+        @com.fasterxml.jackson.annotation.JsonProperty("relative_mse_mean")
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        public Double relativeMseMean() {
+            return relativeMse == null ? null : org.privadapt.cli.Runs.mean(relativeMse);
+        }
+
+        @com.fasterxml.jackson.annotation.JsonProperty("relative_mse_std")
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        public Double relativeMseStd() {
+            return relativeMse == null ? null : org.privadapt.cli.Runs.std(relativeMse);
+        }
+
+        /** This result with each run's MSE relative to target-only's on the same split. */
+        public TaskResult withRelativeMse(List<Double> relative) {
+            return new TaskResult(task, source, target, method, sweep, runs, accuracyMean, accuracyStd, accuracies, privacy,
+                    mseMean, mseStd, mses, relative == null ? null : List.copyOf(relative));
+        }
     }
 
     /**

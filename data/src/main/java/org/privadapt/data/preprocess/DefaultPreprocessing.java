@@ -95,6 +95,10 @@ public final class DefaultPreprocessing {
      * no private method is involved) decides the kind.
      */
     public static Choice choose(Dataset source, boolean privateMethod) {
+        if (source.labels().orElse(null) instanceof org.privadapt.data.RealTargets) {
+            return new Choice("none", "regression: paper 003's methods scale rows and targets with constants of the public "
+                    + "source (row-local), and row normalisation would change the regression function");
+        }
         if (privateMethod) {
             return forPrivate(source.dimension());
         }

@@ -50,9 +50,16 @@ public final class PCnvxAdap {
      * @param rowBound          r: every row is clipped to this L2 norm
      * @param iterations        T
      * @param discrepancyShare  fraction of epsilon given to the discrepancy's Laplace release (paper: 0.5)
+     * @param smoothStep        the w block steps 1 / (2 r^2) instead of the notes' theory step (accuracy only)
      */
     public record Settings(double alpha, double kappa1, double kappa2, double kappaInf, double lambda, double rowBound,
-                           long iterations, double discrepancyShare) {
+                           long iterations, double discrepancyShare, boolean smoothStep) {
+        /** With the notes' theory step sizes. */
+        public Settings(double alpha, double kappa1, double kappa2, double kappaInf, double lambda, double rowBound,
+                        long iterations, double discrepancyShare) {
+            this(alpha, kappa1, kappa2, kappaInf, lambda, rowBound, iterations, discrepancyShare, false);
+        }
+
         public Settings {
             if (!(discrepancyShare > 0 && discrepancyShare < 1)) {
                 throw new IllegalArgumentException("discrepancy share must be in (0, 1), got " + discrepancyShare);
@@ -83,17 +90,41 @@ public final class PCnvxAdap {
 
     /** Non-private CnvxAdap: the exact discrepancy and noise-free descent. */
     public static Result fitNonPrivate(DenseMatrix xPub, double[] yPub, DenseMatrix xPriv, double[] yPriv, Settings s) {
+        return fitNonPrivate(xPub, yPub, xPriv, yPriv, s, null);
+    }
+
+    /**
+     * The w block's step: the theory step of the notes (3.4, step 4) when {@code smoothStep} is false, else
+     * 1 / (2 r^2), the inverse smoothness of the weighted squared loss (see {@link CnvxAdap#solve(CnvxAdap.Problem,
+     * CnvxAdap.Config, org.privadapt.models.dp.NoiseAndSampling, double[], double)}).
+     */
+    static double stepW(Settings s) {
+        return s.smoothStep() ? 1.0 / (2 * s.rowBound() * s.rowBound()) : Double.NaN;
+    }
+
+    /** As above from a public start w_0 (e.g. ridge on the public source; null for 0). */
+    public static Result fitNonPrivate(DenseMatrix xPub, double[] yPub, DenseMatrix xPriv, double[] yPriv, Settings s,
+                                       double[] start) {
         DenseMatrix[] x = {clipRows(xPub, s.rowBound()), clipRows(xPriv, s.rowBound())};
         double[][] y = {clipTargets(yPub), clipTargets(yPriv)};
         double d = LabelledDiscrepancy.squaredLoss(x[0], y[0], x[1], y[1], s.lambda());
         CnvxAdap.Problem p = problem(x, y, d, s);
-        CnvxAdap.Result r = CnvxAdap.solve(p, CnvxAdap.Config.nonPrivate(s.iterations()), null);
+        CnvxAdap.Result r = CnvxAdap.solve(p, CnvxAdap.Config.nonPrivate(s.iterations()), null, start, stepW(s));
         return new Result(r.w(), r.u(), d, Map.of("private", false));
     }
 
     /** PCnvxAdap: charges the target's session, then releases d_DP and runs the noisy descent. */
     public static Result fit(DenseMatrix xPub, double[] yPub, DenseMatrix xPriv, double[] yPriv, Settings s, PrivacySession target)
             throws BudgetExceededException, BudgetLedger.LedgerException {
+        return fit(xPub, yPub, xPriv, yPriv, s, target, null);
+    }
+
+    /**
+     * As above from a start w_0 computed from public data only (e.g. ridge on the public source; null for 0): the
+     * start is a free choice of Algorithm 1 and, being public, changes nothing in the analysis.
+     */
+    public static Result fit(DenseMatrix xPub, double[] yPub, DenseMatrix xPriv, double[] yPriv, Settings s, PrivacySession target,
+                             double[] start) throws BudgetExceededException, BudgetLedger.LedgerException {
         if (target.relation() != NeighbouringRelation.REPLACE_ONE) {
             throw new IllegalArgumentException("PCnvxAdap protects the target under replace-one (the weights u hold one entry "
                     + "per private row, so add/remove is undefined): use --relation replace");
@@ -134,7 +165,7 @@ public final class PCnvxAdap {
         CnvxAdap.Problem p = problem(x, y, dDp, s);
         double logTerm = Math.log(2 / delta) / ((eps / 2) * (eps / 2));
         CnvxAdap.Result r = CnvxAdap.solve(p, new CnvxAdap.Config(t, nu * p.s1(), nu * p.s2(), logTerm),
-                new SessionRandomness(target.noise()));
+                new SessionRandomness(target.noise()), start, stepW(s));
         return new Result(r.w(), r.u(), dDp, cal);
     }
 

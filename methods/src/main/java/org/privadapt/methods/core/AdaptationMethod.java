@@ -37,6 +37,11 @@ public interface AdaptationMethod {
         return false;
     }
 
+    /** As {@link #deterministic(MethodConfig)} for this task (a method may draw a seeded split on some tasks). */
+    default boolean deterministic(AdaptationTask task, MethodConfig config) {
+        return deterministic(config);
+    }
+
     /**
      * Runs the method. Private methods charge every release to the session of the party it reads, before drawing
      * noise, and report what each party spent.

@@ -5,15 +5,43 @@ import java.util.Map;
 import org.privadapt.privacy.PrivacyCost;
 
 /**
- * What one run of a method produced: its predictions on the evaluation rows, their accuracy, what each party
+ * What one run of a method produced: its predictions on the evaluation rows and their score, what each party
  * spent (keys {@code source} and {@code target}), and method-specific diagnostics.
+ *
+ * <p>A classification outcome has class {@code predictions} and their {@code accuracy}; {@code values} is empty and
+ * {@code mse} NaN. A regression outcome ({@link #regression}) has real-valued {@code values} and their mean squared
+ * error {@code mse}; {@code accuracy} is NaN and {@code predictions} empty.
  */
 public record AdaptationOutcome(String method, double accuracy, int[] predictions, List<String> classNames,
-                                Map<String, PrivacyCost> privacy, Map<String, Object> diagnostics) {
+                                Map<String, PrivacyCost> privacy, Map<String, Object> diagnostics, double[] values,
+                                double mse) {
     public AdaptationOutcome {
         predictions = predictions.clone();
         classNames = List.copyOf(classNames);
         privacy = Map.copyOf(privacy);
         diagnostics = Map.copyOf(diagnostics);
+        values = values.clone();
+    }
+
+    /** A classification outcome. */
+    public AdaptationOutcome(String method, double accuracy, int[] predictions, List<String> classNames,
+                             Map<String, PrivacyCost> privacy, Map<String, Object> diagnostics) {
+        this(method, accuracy, predictions, classNames, privacy, diagnostics, new double[0], Double.NaN);
+    }
+
+    /** A regression outcome: predicted values on the evaluation rows and their mean squared error. */
+    public static AdaptationOutcome regression(String method, double mse, double[] values, Map<String, PrivacyCost> privacy,
+                                               Map<String, Object> diagnostics) {
+        return new AdaptationOutcome(method, Double.NaN, new int[0], List.of(), privacy, diagnostics, values, mse);
+    }
+
+    /** True for a regression outcome. */
+    public boolean isRegression() {
+        return !Double.isNaN(mse);
+    }
+
+    /** The score a table reports: accuracy (a fraction) or mean squared error. */
+    public double score() {
+        return isRegression() ? mse : accuracy;
     }
 }

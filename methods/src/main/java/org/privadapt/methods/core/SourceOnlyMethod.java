@@ -27,8 +27,23 @@ public final class SourceOnlyMethod implements AdaptationMethod {
         return "lr".equals(config.classifier());
     }
 
+    /** Not under paper 003's protocol, where each run draws its own split. */
+    @Override
+    public boolean deterministic(AdaptationTask task, MethodConfig config) {
+        return deterministic(config) && !org.privadapt.methods.bassily.SupervisedProtocol.requested(task, config);
+    }
+
+    @Override
+    public java.util.Set<String> parameters() {
+        return org.privadapt.methods.bassily.SupervisedMethods.baselineParameters();
+    }
+
     @Override
     public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy) throws DataException {
+        if (org.privadapt.methods.bassily.SupervisedProtocol.requested(task, config)) {
+            // paper 003's protocol (a regression task, or --param target-train=N): the same split as its other methods
+            return org.privadapt.methods.bassily.SupervisedMethods.sourceOnly(task, config);
+        }
         Classifier model = Classifiers.train(config, task.source().features(), task.source().classLabels());
         int[] pred = new int[task.evaluation().size()];
         double acc = Classifiers.accuracy(model, task.evaluation().features(), task.evaluation(), pred);

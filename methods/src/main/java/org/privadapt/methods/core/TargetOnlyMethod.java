@@ -25,7 +25,8 @@ public final class TargetOnlyMethod implements AdaptationMethod {
 
     @Override
     public java.util.Set<String> parameters() {
-        return org.privadapt.methods.core.MethodParameters.union(org.privadapt.methods.core.MethodParameters.CLASSIFIER, java.util.Set.of("target-labels"));
+        return org.privadapt.methods.core.MethodParameters.union(org.privadapt.methods.core.MethodParameters.CLASSIFIER,
+                java.util.Set.of("target-labels"), org.privadapt.methods.bassily.SupervisedProtocol.PARAMETERS);
     }
 
     @Override
@@ -35,6 +36,10 @@ public final class TargetOnlyMethod implements AdaptationMethod {
 
     @Override
     public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy) throws DataException {
+        if (org.privadapt.methods.bassily.SupervisedProtocol.requested(task, config)) {
+            // paper 003's protocol (a regression task, or --param target-train=N): the same split as its other methods
+            return org.privadapt.methods.bassily.SupervisedMethods.targetOnly(task, config);
+        }
         int perClass = config.intParam("target-labels", 1);
         if (perClass < 1) {
             throw new IllegalArgumentException("target-only needs target-labels >= 1, got " + perClass);

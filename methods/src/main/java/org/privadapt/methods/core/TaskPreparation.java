@@ -38,11 +38,20 @@ public final class TaskPreparation {
         evaluation.requireNonEmpty().requireFinite();
         source.requireSameDimension(target);
         source.requireSameDimension(evaluation);
-        if (source.classLabels().numClasses() < 2) {
-            throw new DataException(source.firstFile(), null, "the source's labels hold a single class ("
-                    + source.classLabels().names() + "): a classifier needs at least two");
+        if (source.labels().orElse(null) instanceof org.privadapt.data.RealTargets) {
+            // regression: the evaluation rows need real-valued targets too
+            if (!(evaluation.labels().orElse(null) instanceof org.privadapt.data.RealTargets)) {
+                throw new DataException(evaluation.firstFile(), null, "the source has real-valued targets but the target's "
+                        + "evaluation rows " + (evaluation.hasLabels() ? "have class labels" : "have none") + "; both need "
+                        + "real-valued targets (--task regression)");
+            }
+        } else {
+            if (source.classLabels().numClasses() < 2) {
+                throw new DataException(source.firstFile(), null, "the source's labels hold a single class ("
+                        + source.classLabels().names() + "): a classifier needs at least two");
+            }
+            evaluation.classLabels();
         }
-        evaluation.classLabels();
         Dataset s = preprocessing.fitAndApply(source);
         Dataset t = target;
         Dataset e = evaluation;

@@ -212,6 +212,18 @@ public final class CnvxAdap {
      * {@code rnd} supplies the Gaussian noise (not read when both sigmas are 0).
      */
     public static Result solve(Problem p, Config c, NoiseAndSampling rnd) {
+        return solve(p, c, rnd, null, Double.NaN);
+    }
+
+    /**
+     * As {@link #solve(Problem, Config, NoiseAndSampling)} from w_0 = {@code w0} (projected onto the ball; null for 0),
+     * with the w block's step {@code etaW} instead of the theory step Lambda / sqrt(T (G^2 + d sigma_1^2)) when it is a
+     * positive number (NaN keeps the theory step). Both are free choices of Algorithm 1 (its step 1 picks any feasible
+     * start; the step sizes only affect accuracy, never privacy, since every step is post-processing of the noisy
+     * gradients). The theory step is for the non-smooth worst case; the loss term is 2 r^2-smooth in w (the weights sum
+     * to at most 1), so 1 / (2 r^2) converges much faster on well-scaled data.
+     */
+    public static Result solve(Problem p, Config c, NoiseAndSampling rnd, double[] w0, double etaWOverride) {
         int m = p.m();
         int n = p.n();
         int d = p.dim();
@@ -221,11 +233,24 @@ public final class CnvxAdap {
         double bBar = p.bBar();
         double g = p.lipschitz();
         // block step sizes (notes 3.4, step 4): u lives on the scale m / alpha with O(1/m^2) gradients
-        double etaW = p.lambda() / Math.sqrt(t * (g * g + d * c.sigma1() * c.sigma1()));
+        double etaW = etaWOverride > 0 ? etaWOverride : p.lambda() / Math.sqrt(t * (g * g + d * c.sigma1() * c.sigma1()));
         double etaPub = Math.pow(m, 1.5) / (a * a * (b + bBar) * Math.sqrt(t));
         double etaPriv = Math.pow(n, 1.5) / ((1 - a) * (1 - a) * Math.sqrt(t)
                 * Math.sqrt(bBar * bBar + 4 * b * b * t * c.logTwoOverDeltaOverEpsSq()));
         double[] w = new double[d];
+        if (w0 != null) {
+            if (w0.length != d) {
+                throw new IllegalArgumentException("w0 has " + w0.length + " coordinates, the problem " + d);
+            }
+            double norm = 0;
+            for (double v : w0) {
+                norm += v * v;
+            }
+            double f = Math.sqrt(norm) > p.lambda() ? p.lambda() / Math.sqrt(norm) : 1.0;
+            for (int k = 0; k < d; k++) {
+                w[k] = f * w0[k];
+            }
+        }
         double[] u = new double[m + n];
         for (int i = 0; i < m + n; i++) {
             u[i] = i < m ? p.lowerPub() : p.lowerPriv();

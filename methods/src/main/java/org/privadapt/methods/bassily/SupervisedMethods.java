@@ -1,0 +1,470 @@
+package org.privadapt.methods.bassily;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.privadapt.data.DataException;
+import org.privadapt.data.RealTargets;
+import org.privadapt.math.DenseMatrix;
+import org.privadapt.methods.core.AdaptationMethod;
+import org.privadapt.methods.core.AdaptationOutcome;
+import org.privadapt.methods.core.AdaptationTask;
+import org.privadapt.methods.core.Classifiers;
+import org.privadapt.methods.core.Disclosures;
+import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.core.MethodParameters;
+import org.privadapt.methods.core.NonPrivate;
+import org.privadapt.methods.core.PrivacyContext;
+import org.privadapt.models.Classifier;
+import org.privadapt.models.discrepancy.CnvxAdap;
+import org.privadapt.models.discrepancy.LabelledDiscrepancy;
+import org.privadapt.models.dp.NoiseAndSampling;
+import org.privadapt.models.regression.RidgeRegression;
+import org.privadapt.privacy.BudgetExceededException;
+import org.privadapt.privacy.PrivacyCost;
+import org.privadapt.privacy.PrivacySession;
+import org.privadapt.privacy.ledger.BudgetLedger;
+import org.privadapt.privacy.mechanisms.GaussianCalibration;
+
+/**
+ * Paper 003's methods and baselines under its supervised protocol ({@link SupervisedProtocol}): a public labelled
+ * source, a private labelled target training part, a public validation part for hyperparameters, a test part.
+ *
+ * <ul>
+ *   <li>{@code target-only}, {@code source-only}, {@code source-target}: ridge regression (logistic regression for
+ *       classes) on the target's training rows, the source, or both; ridge's lambda chosen on the validation rows.
+ *   <li>{@code cnvxadap}: Algorithm 1 without noise, with the exact discrepancy; alpha, kappa_1 and Lambda chosen on
+ *       the validation rows.
+ *   <li>{@code pcnvxadap}: Algorithm 1 ({@link PCnvxAdap}); hyperparameters chosen on public data only, by simulation:
+ *       the same noisy descent, calibrated for the real n and epsilon, run with the validation rows' first half standing
+ *       in for the private rows and scored on the second half. No private row is read before the one charged run.
+ *   <li>{@code dp-target-only}: noisy projected gradient descent on the target's training rows alone
+ *       ({@link NoisyGradientDescent}).
+ * </ul>
+ */
+public final class SupervisedMethods {
+    private SupervisedMethods() {
+    }
+
+    static final double[] RIDGE_GRID = {1e-6, 1e-4, 1e-3, 1e-2, 1e-1, 1};
+    static final double[] ALPHA_GRID = {0.1, 0.3, 0.5, 0.7, 0.9};
+    static final double[] RADIUS_GRID = {1, 4, 16};
+
+    /** The {@code --param} names of the discrepancy-weighting methods. */
+    static final Set<String> CNVX = Set.of("alpha", "kappa1", "kappa2", "kappa-inf", "radius", "iterations", "discrepancy-share",
+            "step", "start");
+
+    /**
+     * The public start w_0 of the descent: ridge on the public source (lambda chosen on the public validation rows),
+     * as a vector over the scaled features whose last one is the constant column; null with {@code start=zero}.
+     */
+    static double[] publicStart(SupervisedProtocol p, double[] ys, MethodConfig c) {
+        String how = c.params().getOrDefault("start", "source");
+        if (how.equals("zero")) {
+            return null;
+        }
+        if (!how.equals("source")) {
+            throw new IllegalArgumentException("start must be source or zero, got '" + how + "'");
+        }
+        RidgeRegression.Model m = selectRidge(p.xSource(), ys, null, p);
+        double[] w = m.beta().clone();
+        double constant = p.xSource().get(0, w.length - 1);
+        w[w.length - 1] += m.intercept() / constant;
+        return w;
+    }
+
+    /** All methods of this family, for the registry (target-only and source-only delegate here under the protocol). */
+    public static List<AdaptationMethod> all() {
+        return List.of(new SourceTarget(), new CnvxAdapMethod(false), new CnvxAdapMethod(true), new DpTargetOnly());
+    }
+
+    /** The protocol's target-only baseline (called by the registry's {@code target-only} under the protocol). */
+    public static AdaptationOutcome targetOnly(AdaptationTask task, MethodConfig config) throws DataException {
+        SupervisedProtocol p = SupervisedProtocol.draw(task, config);
+        return baseline("target-only", p, config, p.xTrain(), p.yTrain(), NonPrivate.targetOnly());
+    }
+
+    /** The protocol's source-only baseline. */
+    public static AdaptationOutcome sourceOnly(AdaptationTask task, MethodConfig config) throws DataException {
+        SupervisedProtocol p = SupervisedProtocol.draw(task, config);
+        return baseline("source-only", p, config, p.xSource(), p.ySource(), NonPrivate.sourceOnly());
+    }
+
+    /** Parameters of the baselines under the protocol. */
+    public static Set<String> baselineParameters() {
+        return MethodParameters.union(MethodParameters.CLASSIFIER, SupervisedProtocol.PARAMETERS);
+    }
+
+    static AdaptationOutcome baseline(String name, SupervisedProtocol p, MethodConfig config, DenseMatrix x,
+                                      org.privadapt.data.Labels y, Map<String, PrivacyCost> privacy) throws DataException {
+        if (p.isRegression()) {
+            RidgeRegression.Model m = selectRidge(x, ((RealTargets) y).values(), null, p);
+            return regressionOutcome(name, p, m.predict(p.xTest()), privacy, Map.of("ridge_lambda", m.lambda()));
+        }
+        org.privadapt.data.ClassLabels cy = (org.privadapt.data.ClassLabels) y;
+        Classifier model = Classifiers.train(config, x, cy);
+        return classificationOutcome(name, p, model, privacy, Map.of());
+    }
+
+    /** Ridge on (x, y, weights) with lambda chosen by validation MSE. */
+    static RidgeRegression.Model selectRidge(DenseMatrix x, double[] y, double[] weights, SupervisedProtocol p) {
+        RidgeRegression.Model[] path = RidgeRegression.path(x, y, weights, RIDGE_GRID);
+        double[] yv = ((RealTargets) p.yValidation()).values();
+        RidgeRegression.Model best = null;
+        double bestErr = Double.POSITIVE_INFINITY;
+        for (RidgeRegression.Model m : path) {
+            double e = RidgeRegression.mse(m.predict(p.xValidation()), yv);
+            if (e < bestErr) {
+                bestErr = e;
+                best = m;
+            }
+        }
+        return best;
+    }
+
+    /** Test MSE in the targets' own units. */
+    static AdaptationOutcome regressionOutcome(String name, SupervisedProtocol p, double[] scaledPredictions,
+                                              Map<String, PrivacyCost> privacy, Map<String, Object> diagnostics) {
+        double[] pred = p.scaling().unscale(scaledPredictions);
+        double mse = RidgeRegression.mse(pred, ((RealTargets) p.yTest()).values());
+        Map<String, Object> diag = new LinkedHashMap<>(diagnostics);
+        diag.put("target_train_rows", p.n());
+        diag.put("source_rows", p.xSource().rows());
+        return AdaptationOutcome.regression(name, mse, pred, privacy, diag);
+    }
+
+    static AdaptationOutcome classificationOutcome(String name, SupervisedProtocol p, Classifier model,
+                                                   Map<String, PrivacyCost> privacy, Map<String, Object> diagnostics) throws DataException {
+        int[] pred = new int[p.xTest().rows()];
+        org.privadapt.data.Dataset test = new org.privadapt.data.Dataset("test", p.xTest(), p.yTest(), null, null);
+        double acc = Classifiers.accuracy(model, p.xTest(), test, pred);
+        Map<String, Object> diag = new LinkedHashMap<>(diagnostics);
+        diag.put("target_train_rows", p.n());
+        return new AdaptationOutcome(name, acc, pred, model.classNames(), privacy, diag);
+    }
+
+    static double[] values(org.privadapt.data.Labels y, String what) {
+        if (y instanceof RealTargets r) {
+            return r.values();
+        }
+        throw new IllegalArgumentException(what + " is for regression (real-valued targets); this task has class labels "
+                + "(ncnvxadap / pncnvxadap handle classes)");
+    }
+
+    /** Training on the source and the target's training rows together (each row weight 1). */
+    static final class SourceTarget implements AdaptationMethod {
+        @Override
+        public String name() {
+            return "source-target";
+        }
+
+        @Override
+        public String description() {
+            return "paper 003 baseline: train on the public source and the target's labelled rows together (non-private)";
+        }
+
+        @Override
+        public boolean isPrivate() {
+            return false;
+        }
+
+        @Override
+        public Set<String> parameters() {
+            return baselineParameters();
+        }
+
+        @Override
+        public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy) throws DataException {
+            SupervisedProtocol p = SupervisedProtocol.draw(task, config);
+            DenseMatrix x = p.xSource().vstack(p.xTrain());
+            if (p.isRegression()) {
+                double[] ys = values(p.ySource(), name());
+                double[] yt = values(p.yTrain(), name());
+                double[] y = java.util.Arrays.copyOf(ys, ys.length + yt.length);
+                System.arraycopy(yt, 0, y, ys.length, yt.length);
+                RidgeRegression.Model m = selectRidge(x, y, null, p);
+                return regressionOutcome(name(), p, m.predict(p.xTest()), NonPrivate.both(), Map.of("ridge_lambda", m.lambda()));
+            }
+            org.privadapt.data.ClassLabels a = (org.privadapt.data.ClassLabels) p.ySource();
+            org.privadapt.data.ClassLabels b = (org.privadapt.data.ClassLabels) p.yTrain();
+            int[] c = java.util.Arrays.copyOf(a.codes(), a.size() + b.size());
+            System.arraycopy(b.codes(), 0, c, a.size(), b.size());
+            Classifier model = Classifiers.train(config, x, new org.privadapt.data.ClassLabels(c, a.names()));
+            return classificationOutcome(name(), p, model, NonPrivate.both(), Map.of());
+        }
+    }
+
+    /** CnvxAdap (non-private) and PCnvxAdap. */
+    static final class CnvxAdapMethod implements AdaptationMethod {
+        private final boolean dp;
+
+        CnvxAdapMethod(boolean dp) {
+            this.dp = dp;
+        }
+
+        @Override
+        public String name() {
+            return dp ? "pcnvxadap" : "cnvxadap";
+        }
+
+        @Override
+        public String description() {
+            return dp ? "paper 003 PCnvxAdap: DP discrepancy-weighted least squares, private labelled target (replace-one)"
+                    : "paper 003 CnvxAdap: discrepancy-weighted least squares on source + labelled target (non-private)";
+        }
+
+        @Override
+        public boolean isPrivate() {
+            return dp;
+        }
+
+        @Override
+        public Set<String> protectedParties() {
+            return dp ? Set.of("target") : Set.of();
+        }
+
+        @Override
+        public Set<String> parameters() {
+            return MethodParameters.union(SupervisedProtocol.PARAMETERS, CNVX);
+        }
+
+        @Override
+        public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy)
+                throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
+            SupervisedProtocol p = SupervisedProtocol.draw(task, config);
+            double[] ys = values(p.ySource(), name());
+            double[] yt = values(p.yTrain(), name());
+            long iterations = config.intParam("iterations", 2000);
+            double share = config.param("discrepancy-share", 0.5);
+            List<PCnvxAdap.Settings> grid = dp ? privateGrid(config, share) : grid(config, iterations, share);
+            double[] start = publicStart(p, ys, config);
+            Map<String, Object> diag = new LinkedHashMap<>();
+            if (!dp) {
+                // non-private: every candidate trained on the real rows, chosen by validation MSE (as the paper)
+                PCnvxAdap.Result best = null;
+                PCnvxAdap.Settings bestS = null;
+                double bestErr = Double.POSITIVE_INFINITY;
+                for (PCnvxAdap.Settings s : grid) {
+                    PCnvxAdap.Result r = PCnvxAdap.fitNonPrivate(p.xSource(), ys, p.xTrain(), yt, s, start);
+                    double e = RidgeRegression.mse(predict(p.xValidation(), r.w()), values(p.yValidation(), name()));
+                    if (e < bestErr) {
+                        bestErr = e;
+                        best = r;
+                        bestS = s;
+                    }
+                }
+                describe(diag, bestS, best.discrepancy());
+                return regressionOutcome(name(), p, predict(p.xTest(), best.w()), NonPrivate.both(), diag);
+            }
+            PrivacySession target = privacy.target();
+            Disclosures.require(task.target(), target, "pcnvxadap's predictor", Disclosures.Fact.SCHEMA);
+            PCnvxAdap.Settings chosen = grid.size() == 1 ? grid.get(0)
+                    : simulateAndSelect(p, ys, grid, target, config.seed(), start);
+            PCnvxAdap.Result r = PCnvxAdap.fit(p.xSource(), ys, p.xTrain(), yt, chosen, target, start);
+            describe(diag, chosen, r.discrepancy());
+            diag.putAll(r.calibration());
+            return regressionOutcome(name(), p, predict(p.xTest(), r.w()), Map.of("source", PrivacyCost.NOT_PRIVATE,
+                    "target", target.spent()), diag);
+        }
+
+        private static void describe(Map<String, Object> diag, PCnvxAdap.Settings s, double d) {
+            diag.put("alpha", s.alpha());
+            diag.put("kappa1", s.kappa1());
+            diag.put("radius", s.lambda());
+            diag.put("iterations", s.iterations());
+            diag.put("step", s.smoothStep() ? "smooth" : "theory");
+            diag.put("discrepancy", d);
+        }
+
+        /**
+         * The private candidates: as {@link #grid}, and unless given, T in {50, 300, 2000} and both step rules, since
+         * under noise fewer, damped steps can beat many (the simulation measures it for the real n and epsilon).
+         */
+        static List<PCnvxAdap.Settings> privateGrid(MethodConfig c, double share) {
+            long[] ts = c.params().containsKey("iterations") ? new long[] {c.intParam("iterations", 2000)} : new long[] {50, 300, 2000};
+            List<PCnvxAdap.Settings> out = new ArrayList<>();
+            for (long t : ts) {
+                for (PCnvxAdap.Settings s : grid(c, t, share)) {
+                    out.add(s);
+                    if (!c.params().containsKey("step")) {
+                        out.add(new PCnvxAdap.Settings(s.alpha(), s.kappa1(), s.kappa2(), s.kappaInf(), s.lambda(), s.rowBound(),
+                                s.iterations(), s.discrepancyShare(), false));
+                    }
+                }
+            }
+            return out;
+        }
+
+        /** The candidate settings: given values are fixed, alpha and Lambda otherwise range over the grids. */
+        static List<PCnvxAdap.Settings> grid(MethodConfig c, long iterations, double share) {
+            Map<String, String> given = c.params();
+            double[] alphas = given.containsKey("alpha") ? new double[] {c.param("alpha", 0.5)} : ALPHA_GRID;
+            double[] radii = given.containsKey("radius") ? new double[] {c.param("radius", 4)} : RADIUS_GRID;
+            double k1 = c.param("kappa1", 1.0);
+            double k2 = c.param("kappa2", 0.0);
+            double kInf = c.param("kappa-inf", 0.0);
+            String step = c.params().getOrDefault("step", "smooth");
+            if (!step.equals("smooth") && !step.equals("theory")) {
+                throw new IllegalArgumentException("step must be smooth or theory, got '" + step + "'");
+            }
+            List<PCnvxAdap.Settings> out = new ArrayList<>();
+            for (double a : alphas) {
+                if (!(a > 0 && a < 1)) {
+                    throw new IllegalArgumentException("alpha must be in (0, 1), got " + a);
+                }
+                for (double r : radii) {
+                    if (!(r > 0)) {
+                        throw new IllegalArgumentException("radius must be > 0, got " + r);
+                    }
+                    out.add(new PCnvxAdap.Settings(a, k1, k2, kInf, r, 1.0, iterations, share, step.equals("smooth")));
+                }
+            }
+            return out;
+        }
+
+        /**
+         * Chooses settings without reading a private row: for each candidate, the noisy descent calibrated for the
+         * real n, epsilon and delta runs on the source with the validation rows' first half as the "private" part
+         * (seeded, not charged: these rows are public) and is scored on the second half.
+         */
+        static PCnvxAdap.Settings simulateAndSelect(SupervisedProtocol p, double[] ys, List<PCnvxAdap.Settings> grid,
+                                                    PrivacySession target, long seed, double[] start) {
+            int v = p.xValidation().rows();
+            int half = v / 2;
+            int[] a = new int[half];
+            int[] b = new int[v - half];
+            for (int i = 0; i < v; i++) {
+                if (i < half) {
+                    a[i] = i;
+                } else {
+                    b[i - half] = i;
+                }
+            }
+            double[] yv = values(p.yValidation(), "pcnvxadap");
+            DenseMatrix xa = PCnvxAdap.clipRows(p.xValidation().selectRows(a), 1.0);
+            double[] ya = PCnvxAdap.clipTargets(pick(yv, a));
+            DenseMatrix xb = p.xValidation().selectRows(b);
+            double[] yb = pick(yv, b);
+            DenseMatrix xs = PCnvxAdap.clipRows(p.xSource(), 1.0);
+            double[] ysc = PCnvxAdap.clipTargets(ys);
+            double eps = target.target().epsilon();
+            double delta = target.target().delta();
+            int n = p.n();
+            PCnvxAdap.Settings best = null;
+            double bestErr = Double.POSITIVE_INFINITY;
+            for (PCnvxAdap.Settings s : grid) {
+                double epsD = s.discrepancyShare() * eps;
+                double nu = GaussianCalibration.analyticSigma(eps - epsD, delta, 1.0) * Math.sqrt(2.0 * s.iterations());
+                double d = LabelledDiscrepancy.squaredLoss(xs, ysc, xa, ya, s.lambda());
+                CnvxAdap.Problem proxy = PCnvxAdap.problem(new DenseMatrix[] {xs, xa}, new double[][] {ysc, ya}, d, s);
+                // noise as the real run's: sigma = nu * s_k(n) for the private part of size n (s1, s2 scale as 1/n, 1/n^2)
+                CnvxAdap.Problem real = new CnvxAdap.Problem(xs, ysc, xa.selectRows(new int[] {0}), new double[] {0}, 0,
+                        s.alpha(), s.kappa1(), s.kappa2(), s.kappaInf(), s.lambda(), 1.0);
+                double s1 = real.s1() / n;
+                double s2 = real.s2() / ((double) n * n);
+                double logTerm = Math.log(2 / delta) / ((eps / 2) * (eps / 2));
+                CnvxAdap.Result r = CnvxAdap.solve(proxy, new CnvxAdap.Config(s.iterations(), nu * s1, nu * s2, logTerm),
+                        new SimulatedNoise(seed ^ 0x5eed5eedL), start, PCnvxAdap.stepW(s));
+                double e = RidgeRegression.mse(predict(xb, r.w()), yb);
+                if (e < bestErr) {
+                    bestErr = e;
+                    best = s;
+                }
+            }
+            return best;
+        }
+    }
+
+    /**
+     * Gaussian noise for simulations on public rows (hyperparameter selection): seeded, not a DP release, and never
+     * used on private data.
+     */
+    static final class SimulatedNoise implements NoiseAndSampling {
+        private final java.util.SplittableRandom rng;
+
+        SimulatedNoise(long seed) {
+            this.rng = new java.util.SplittableRandom(seed);
+        }
+
+        @Override
+        public boolean bernoulli(double p) {
+            return rng.nextDouble() < p;
+        }
+
+        @Override
+        public void addGaussian(double[] v, double sigma) {
+            for (int i = 0; i < v.length; i++) {
+                v[i] += sigma * rng.nextGaussian();
+            }
+        }
+
+        @Override
+        public boolean isPrivate() {
+            return false;
+        }
+
+        @Override
+        public String description() {
+            return "simulation on public rows (seeded SplittableRandom)";
+        }
+    }
+
+    static double[] pick(double[] v, int[] idx) {
+        double[] out = new double[idx.length];
+        for (int i = 0; i < idx.length; i++) {
+            out[i] = v[idx[i]];
+        }
+        return out;
+    }
+
+    /** x w for rows x (the scaled, un-clipped rows: clipping is for the training sensitivity only). */
+    static double[] predict(DenseMatrix x, double[] w) {
+        return org.privadapt.math.LinAlg.multiply(x, w);
+    }
+
+    /** The target-only DP baseline. */
+    static final class DpTargetOnly implements AdaptationMethod {
+        @Override
+        public String name() {
+            return "dp-target-only";
+        }
+
+        @Override
+        public String description() {
+            return "paper 003 baseline: noisy projected gradient descent on the target's labelled rows only (DP, replace-one)";
+        }
+
+        @Override
+        public boolean isPrivate() {
+            return true;
+        }
+
+        @Override
+        public Set<String> protectedParties() {
+            return Set.of("target");
+        }
+
+        @Override
+        public Set<String> parameters() {
+            return MethodParameters.union(SupervisedProtocol.PARAMETERS, Set.of("radius", "iterations"));
+        }
+
+        @Override
+        public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy)
+                throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
+            SupervisedProtocol p = SupervisedProtocol.draw(task, config);
+            PrivacySession target = privacy.target();
+            Disclosures.require(task.target(), target, "dp-target-only's predictor", Disclosures.Fact.SCHEMA);
+            double radius = config.param("radius", 4);
+            long iterations = config.intParam("iterations", 200);
+            NoisyGradientDescent.Result r = NoisyGradientDescent.fitSquaredLoss(p.xTrain(), values(p.yTrain(), name()), radius,
+                    1.0, iterations, target);
+            Map<String, Object> diag = new LinkedHashMap<>(r.calibration());
+            diag.put("radius", radius);
+            return regressionOutcome(name(), p, predict(p.xTest(), r.w()), Map.of("source", PrivacyCost.NONE,
+                    "target", target.spent()), diag);
+        }
+    }
+}
