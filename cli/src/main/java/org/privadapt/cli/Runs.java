@@ -135,11 +135,17 @@ public final class Runs {
             spend.put(party, composedSpend(party, outcomes));
         }
         Map<String, String> sw = sweep == null || sweep.isEmpty() ? null : sweep;
+        List<Map<String, Object>> diagnostics = new ArrayList<>();
+        for (Ran o : outcomes) {
+            diagnostics.add(new java.util.TreeMap<>(o.outcome().diagnostics()));
+        }
+        boolean any = diagnostics.stream().anyMatch(m -> !m.isEmpty());
         if (regression) {
             return Report.TaskResult.regression(task.name(), sourceName, targetName, method.name(), sw, runs, mean(acc), std(acc),
-                    acc, spend);
+                    acc, spend).withDiagnostics(any ? diagnostics : null);
         }
-        return new Report.TaskResult(task.name(), sourceName, targetName, method.name(), sw, runs, mean(acc), std(acc), acc, spend);
+        return new Report.TaskResult(task.name(), sourceName, targetName, method.name(), sw, runs, mean(acc), std(acc), acc, spend)
+                .withDiagnostics(any ? diagnostics : null);
     }
 
     /** One repetition's outcome and the sessions it charged. */

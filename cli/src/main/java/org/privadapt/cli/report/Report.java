@@ -78,7 +78,7 @@ public record Report(String tool, String version, String command, String created
      * mean and sd).
      */
     @JsonPropertyOrder({"task", "source", "target", "method", "sweep", "runs", "accuracy_mean", "accuracy_std", "accuracies",
-        "mse_mean", "mse_std", "mses", "relative_mse_mean", "relative_mse_std", "relative_mse", "privacy"})
+        "mse_mean", "mse_std", "mses", "relative_mse_mean", "relative_mse_std", "relative_mse", "privacy", "diagnostics"})
     @com.fasterxml.jackson.annotation.JsonIgnoreProperties(value = {"relative_mse_mean", "relative_mse_std"}, allowGetters = true)
     public record TaskResult(String task, String source, String target, String method, Map<String, String> sweep, int runs,
                              @com.fasterxml.jackson.annotation.JsonProperty("accuracy_mean")
@@ -99,18 +99,22 @@ public record Report(String tool, String version, String command, String created
                              List<Double> mses,
                              @com.fasterxml.jackson.annotation.JsonProperty("relative_mse")
                              @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-                             List<Double> relativeMse) {
+                             List<Double> relativeMse,
+                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                             List<Map<String, Object>> diagnostics) {
         /** A classification result. */
         public TaskResult(String task, String source, String target, String method, Map<String, String> sweep, int runs,
                           double accuracyMean, double accuracyStd, List<Double> accuracies, Map<String, PartySpend> privacy) {
-            this(task, source, target, method, sweep, runs, accuracyMean, accuracyStd, accuracies, privacy, null, null, null, null);
+            this(task, source, target, method, sweep, runs, accuracyMean, accuracyStd, accuracies, privacy, null, null, null, null,
+                    null);
         }
 
         /** A regression result: each run's mean squared error. */
         public static TaskResult regression(String task, String source, String target, String method, Map<String, String> sweep,
                                             int runs, double mseMean, double mseStd, List<Double> mses,
                                             Map<String, PartySpend> privacy) {
-            return new TaskResult(task, source, target, method, sweep, runs, null, null, null, privacy, mseMean, mseStd, mses, null);
+            return new TaskResult(task, source, target, method, sweep, runs, null, null, null, privacy, mseMean, mseStd, mses, null,
+                    null);
         }
 
         /** True when the result holds mean squared errors. */
@@ -150,7 +154,16 @@ public record Report(String tool, String version, String command, String created
         /** This result with each run's MSE relative to target-only's on the same split. */
         public TaskResult withRelativeMse(List<Double> relative) {
             return new TaskResult(task, source, target, method, sweep, runs, accuracyMean, accuracyStd, accuracies, privacy,
-                    mseMean, mseStd, mses, relative == null ? null : List.copyOf(relative));
+                    mseMean, mseStd, mses, relative == null ? null : List.copyOf(relative), diagnostics);
+        }
+
+        /**
+         * This result with each run's method diagnostics (chosen hyperparameters, calibration, solver): the provenance
+         * of the numbers, one map per run.
+         */
+        public TaskResult withDiagnostics(List<Map<String, Object>> perRun) {
+            return new TaskResult(task, source, target, method, sweep, runs, accuracyMean, accuracyStd, accuracies, privacy,
+                    mseMean, mseStd, mses, relativeMse, perRun == null ? null : List.copyOf(perRun));
         }
     }
 

@@ -110,7 +110,21 @@ public final class PCnvxAdap {
         double d = LabelledDiscrepancy.squaredLoss(x[0], y[0], x[1], y[1], s.lambda());
         CnvxAdap.Problem p = problem(x, y, d, s);
         CnvxAdap.Result r = CnvxAdap.solve(p, CnvxAdap.Config.nonPrivate(s.iterations()), null, start, stepW(s));
-        return new Result(r.w(), r.u(), d, Map.of("private", false));
+        return new Result(r.w(), r.u(), d, Map.of("private", false, "solver", "descent", "objective", r.objective()));
+    }
+
+    /**
+     * Non-private CnvxAdap solved to its optimum ({@link CnvxAdap#solveExact}: closed-form u, exact weighted least
+     * squares on the ball, alternated to a relative decrease below 1e-10); needs kappa_2 = kappa_inf = 0.
+     */
+    public static Result fitExact(DenseMatrix xPub, double[] yPub, DenseMatrix xPriv, double[] yPriv, Settings s,
+                                  double[] start) {
+        // no clipping: the bounds are the private analysis' assumptions, and this fit is not private
+        DenseMatrix[] x = {xPub, xPriv};
+        double[][] y = {yPub, yPriv};
+        double d = LabelledDiscrepancy.squaredLoss(x[0], y[0], x[1], y[1], s.lambda());
+        CnvxAdap.Result r = CnvxAdap.solveExact(problem(x, y, d, s), start, 500, 1e-10);
+        return new Result(r.w(), r.u(), d, Map.of("private", false, "solver", "exact", "objective", r.objective()));
     }
 
     /** PCnvxAdap: charges the target's session, then releases d_DP and runs the noisy descent. */

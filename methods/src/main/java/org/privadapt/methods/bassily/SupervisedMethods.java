@@ -51,10 +51,15 @@ public final class SupervisedMethods {
     static final double[] RIDGE_GRID = {1e-6, 1e-4, 1e-3, 1e-2, 1e-1, 1};
     static final double[] ALPHA_GRID = {0.1, 0.3, 0.5, 0.7, 0.9};
     static final double[] RADIUS_GRID = {1, 4, 16};
+    /**
+     * kappa_1 for the non-private search: at the optimum q_i = p0_i min(1, sqrt(kappa_1 / loss_i)), so kappa_1 is the
+     * squared residual (targets scaled into [-1, 1]) above which a row is down-weighted; 1 means no re-weighting.
+     */
+    static final double[] KAPPA1_GRID = {1e-3, 1e-2, 1e-1, 1};
 
     /** The {@code --param} names of the discrepancy-weighting methods. */
     static final Set<String> CNVX = Set.of("alpha", "kappa1", "kappa2", "kappa-inf", "radius", "iterations", "discrepancy-share",
-            "step", "start");
+            "step", "start", "solver");
 
     /**
      * The public start w_0 of the descent: ridge on the public source (lambda chosen on the public validation rows),
@@ -246,8 +251,17 @@ public final class SupervisedMethods {
                 PCnvxAdap.Result best = null;
                 PCnvxAdap.Settings bestS = null;
                 double bestErr = Double.POSITIVE_INFINITY;
+                String solver = config.params().getOrDefault("solver", "exact");
+                if (!solver.equals("exact") && !solver.equals("descent")) {
+                    throw new IllegalArgumentException("solver must be exact or descent, got '" + solver + "'");
+                }
+                if (solver.equals("exact") && !config.params().containsKey("kappa1")) {
+                    grid = withKappa1(grid, KAPPA1_GRID);
+                }
                 for (PCnvxAdap.Settings s : grid) {
-                    PCnvxAdap.Result r = PCnvxAdap.fitNonPrivate(p.xSource(), ys, p.xTrain(), yt, s, start);
+                    boolean exact = solver.equals("exact") && s.kappa2() == 0 && s.kappaInf() == 0 && s.kappa1() > 0;
+                    PCnvxAdap.Result r = exact ? PCnvxAdap.fitExact(p.xSource(), ys, p.xTrain(), yt, s, start)
+                            : PCnvxAdap.fitNonPrivate(p.xSource(), ys, p.xTrain(), yt, s, start);
                     double e = RidgeRegression.mse(predict(p.xValidation(), r.w()), values(p.yValidation(), name()));
                     if (e < bestErr) {
                         bestErr = e;
@@ -256,6 +270,7 @@ public final class SupervisedMethods {
                     }
                 }
                 describe(diag, bestS, best.discrepancy());
+                diag.put("solver", best.calibration().get("solver"));
                 return regressionOutcome(name(), p, predict(p.xTest(), best.w()), NonPrivate.both(), diag);
             }
             PrivacySession target = privacy.target();
@@ -292,6 +307,17 @@ public final class SupervisedMethods {
                         out.add(new PCnvxAdap.Settings(s.alpha(), s.kappa1(), s.kappa2(), s.kappaInf(), s.lambda(), s.rowBound(),
                                 s.iterations(), s.discrepancyShare(), false));
                     }
+                }
+            }
+            return out;
+        }
+
+        static List<PCnvxAdap.Settings> withKappa1(List<PCnvxAdap.Settings> grid, double[] kappas) {
+            List<PCnvxAdap.Settings> out = new ArrayList<>();
+            for (PCnvxAdap.Settings s : grid) {
+                for (double k : kappas) {
+                    out.add(new PCnvxAdap.Settings(s.alpha(), k, s.kappa2(), s.kappaInf(), s.lambda(), s.rowBound(), s.iterations(),
+                            s.discrepancyShare(), s.smoothStep()));
                 }
             }
             return out;

@@ -110,13 +110,17 @@ class SupervisedMethodsTest {
                 assertThat(o.isRegression()).isTrue();
                 assertThat(o.values()).hasSize(400);
                 sum[k] += o.mse();
+                if (names[k].equals("cnvxadap")) {
+                    assertThat(o.diagnostics()).containsEntry("solver", "exact").containsKeys("alpha", "kappa1", "radius");
+                }
             }
         }
-        // measured (sums over 3 splits): target-only 0.76, source-only 35.8, source-target 34.2, cnvxadap 1.50. The
-        // source alone is biased on the shifted target; weighting with the target's rows repairs nearly all of it
-        // (cnvxadap does not reach target-only on this easy 4-feature target: docs/results/bassily.md)
+        // measured (sums over 3 splits): target-only 0.758, source-only 35.8, source-target 34.2, cnvxadap 0.765 (the
+        // exact solver; the descent gave 1.50). The source alone is biased on the shifted target; the weighting learns to
+        // lean on the target's rows (the smallest alpha) and lands within 1 % of target-only, which this easy 4-feature
+        // target cannot be beaten by much
         assertThat(sum[1]).isGreaterThan(10 * sum[0]);
-        assertThat(sum[3]).isLessThan(0.1 * sum[1]).isLessThan(0.1 * sum[2]);
+        assertThat(sum[3]).isLessThan(0.1 * sum[1]).isLessThan(0.1 * sum[2]).isLessThan(1.05 * sum[0]);
     }
 
     @Test

@@ -83,6 +83,56 @@ class CnvxAdapTest {
 
     /** Replace-one of a private row (rows at the bounds): the private gradient moves by at most s1 and s2. */
     @Test
+    void theExactSolverReachesAtLeastTheLongDescentsObjectiveAndIsAFixedPointOfBothBlocks() {
+        Object[] sData = data(300, new double[] {0.8, -0.4, 0.3, 0.0}, 0.3, 11);
+        Object[] tData = data(30, new double[] {0.2, 0.5, -0.3, 0.4}, 0.05, 12);
+        CnvxAdap.Problem p = new CnvxAdap.Problem((DenseMatrix) sData[0], (double[]) sData[1], (DenseMatrix) tData[0],
+                (double[]) tData[1], 0.05, 0.4, 0.02, 0, 0, 1.5, 1);
+        CnvxAdap.Result exact = CnvxAdap.solveExact(p, null, 200, 1e-13);
+        CnvxAdap.Result descent = CnvxAdap.solve(p, CnvxAdap.Config.nonPrivate(20000), null, null, 0.5);
+        // the descent's averaged iterate is feasible, so the optimum is no larger (to rounding)
+        assertThat(exact.objective()).isLessThanOrEqualTo(descent.objective() + 1e-9);
+        // the descent approaches it, slowly (its u steps are the theory's, sized for the noisy worst case)
+        CnvxAdap.Result shorter = CnvxAdap.solve(p, CnvxAdap.Config.nonPrivate(2000), null, null, 0.5);
+        assertThat(descent.objective() - exact.objective()).isLessThan(shorter.objective() - exact.objective());
+        // no feasible perturbation of either block lowers F (first-order optimality, checked by sampling)
+        SplittableRandom r = new SplittableRandom(5);
+        for (int k = 0; k < 200; k++) {
+            double[] w = exact.w().clone();
+            double[] u = exact.u().clone();
+            for (int j = 0; j < w.length; j++) {
+                w[j] += 1e-3 * (r.nextDouble() - 0.5);
+            }
+            double norm = Math.sqrt(java.util.Arrays.stream(w).map(v -> v * v).sum());
+            if (norm > p.lambda()) {
+                for (int j = 0; j < w.length; j++) {
+                    w[j] *= p.lambda() / norm;
+                }
+            }
+            for (int i = 0; i < u.length; i++) {
+                double lower = i < p.m() ? p.m() / p.alpha() : p.n() / (1 - p.alpha());
+                u[i] = Math.max(lower, u[i] * (1 + 1e-3 * (r.nextDouble() - 0.5)));
+            }
+            assertThat(CnvxAdap.objective(p, w, u)).isGreaterThanOrEqualTo(exact.objective() - 1e-12);
+        }
+        // the closed-form u step: q_i = p0_i min(1, sqrt(kappa_1 / a_i)) at the returned w
+        double[] q = exact.weights();
+        double[] res = CnvxAdap.residuals(p.xPriv(), p.yPriv(), exact.w());
+        for (int j = 0; j < p.n(); j++) {
+            double p0 = (1 - p.alpha()) / p.n();
+            double a = res[j] * res[j];
+            assertThat(q[p.m() + j]).isCloseTo(p0 * Math.min(1, Math.sqrt(p.kappa1() / a)), org.assertj.core.data.Offset.offset(1e-6 * p0));
+        }
+    }
+
+    @Test
+    void theExactSolverRefusesThePenaltiesItCannotHandle() {
+        CnvxAdap.Problem p = problem(1, 50, 10);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CnvxAdap.solveExact(p, null, 10, 1e-9))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("kappa_2 = kappa_inf = 0");
+    }
+
+    @Test
     void thePrivateGradientMovesByAtMostItsSensitivities() {
         SplittableRandom r = new SplittableRandom(7);
         for (int trial = 0; trial < 200; trial++) {
