@@ -51,6 +51,8 @@ public final class SupervisedMethods {
     static final double[] RIDGE_GRID = {1e-6, 1e-4, 1e-3, 1e-2, 1e-1, 1};
     static final double[] ALPHA_GRID = {0.1, 0.3, 0.5, 0.7, 0.9};
     static final double[] RADIUS_GRID = {1, 4, 16};
+    /** pcnvxadap-stats: radii of the ball around the public start. */
+    static final double[] TRUST_RADIUS_GRID = {0.1, 0.3, 1, 3};
     /**
      * kappa_1 for the non-private search: at the optimum q_i = p0_i min(1, sqrt(kappa_1 / loss_i)), so kappa_1 is the
      * squared residual (targets scaled into [-1, 1]) above which a row is down-weighted; 1 means no re-weighting.
@@ -82,7 +84,7 @@ public final class SupervisedMethods {
 
     /** All methods of this family, for the registry (target-only and source-only delegate here under the protocol). */
     public static List<AdaptationMethod> all() {
-        return List.of(new SourceTarget(), new CnvxAdapMethod(false), new CnvxAdapMethod(true), new DpTargetOnly());
+        return List.of(new SourceTarget(), new CnvxAdapMethod(false), new CnvxAdapMethod(true), new StatsMethod(), new DpTargetOnly());
     }
 
     /** The protocol's target-only baseline (called by the registry's {@code target-only} under the protocol). */
@@ -396,6 +398,129 @@ public final class SupervisedMethods {
                 double e = RidgeRegression.mse(predict(xb, r.w()), yb);
                 if (e < bestErr) {
                     bestErr = e;
+                    best = s;
+                }
+            }
+            return best;
+        }
+    }
+
+    /**
+     * {@code pcnvxadap-stats}: {@link StatisticsPCnvxAdap}, alpha, kappa_1 and Lambda chosen by simulation on public
+     * rows as for pcnvxadap (three noise draws per candidate, common to all candidates).
+     */
+    static final class StatsMethod implements AdaptationMethod {
+        @Override
+        public String name() {
+            return "pcnvxadap-stats";
+        }
+
+        @Override
+        public String description() {
+            return "CnvxAdap from DP sufficient statistics of the private target (one Gaussian release, exact solve; replace-one)";
+        }
+
+        @Override
+        public boolean isPrivate() {
+            return true;
+        }
+
+        @Override
+        public Set<String> protectedParties() {
+            return Set.of("target");
+        }
+
+        @Override
+        public Set<String> parameters() {
+            return MethodParameters.union(SupervisedProtocol.PARAMETERS, Set.of("alpha", "kappa1", "radius", "discrepancy-share", "start"));
+        }
+
+        static List<StatisticsPCnvxAdap.Settings> grid(MethodConfig c) {
+            Map<String, String> given = c.params();
+            double[] alphas = given.containsKey("alpha") ? new double[] {c.param("alpha", 0.5)} : ALPHA_GRID;
+            double[] radii = given.containsKey("radius") ? new double[] {c.param("radius", 1)} : TRUST_RADIUS_GRID;
+            double[] kappas = given.containsKey("kappa1") ? new double[] {c.param("kappa1", 1)} : KAPPA1_GRID;
+            double share = c.param("discrepancy-share", 0.2);
+            List<StatisticsPCnvxAdap.Settings> out = new ArrayList<>();
+            for (double a : alphas) {
+                for (double r : radii) {
+                    for (double k : kappas) {
+                        out.add(new StatisticsPCnvxAdap.Settings(a, k, r, share));
+                    }
+                }
+            }
+            return out;
+        }
+
+        @Override
+        public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy)
+                throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
+            SupervisedProtocol p = SupervisedProtocol.draw(task, config);
+            double[] ys = values(p.ySource(), name());
+            double[] yt = values(p.yTrain(), name());
+            PrivacySession target = privacy.target();
+            Disclosures.require(task.target(), target, "pcnvxadap-stats's predictor", Disclosures.Fact.SCHEMA);
+            double[] start = publicStart(p, ys, config);
+            List<StatisticsPCnvxAdap.Settings> grid = grid(config);
+            StatisticsPCnvxAdap.Settings chosen = grid.size() == 1 ? grid.get(0)
+                    : simulate(p, ys, grid, target.target().epsilon(), target.target().delta(), config.seed(), start);
+            StatisticsPCnvxAdap.Result r = StatisticsPCnvxAdap.fit(p.xSource(), ys, p.xTrain(), yt, chosen, target, start);
+            Map<String, Object> diag = new LinkedHashMap<>(r.calibration());
+            diag.put("alpha", chosen.alpha());
+            diag.put("kappa1", chosen.kappa1());
+            diag.put("radius", chosen.lambda());
+            diag.put("discrepancy", r.discrepancy());
+            return regressionOutcome(name(), p, predict(p.xTest(), r.w()), Map.of("source", PrivacyCost.NOT_PRIVATE,
+                    "target", target.spent()), diag);
+        }
+
+        /**
+         * The candidates scored without reading a private row: the validation rows' first half stands in for the private
+         * rows, its statistics rescaled to the real n and perturbed with the real run's noise (and d with the real
+         * Laplace scale), the solution scored on the second half; mean MSE over three draws.
+         */
+        static StatisticsPCnvxAdap.Settings simulate(SupervisedProtocol p, double[] ys, List<StatisticsPCnvxAdap.Settings> grid,
+                                                     double eps, double delta, long seed, double[] start) {
+            int v = p.xValidation().rows();
+            int half = v / 2;
+            int[] a = java.util.stream.IntStream.range(0, half).toArray();
+            int[] b = java.util.stream.IntStream.range(half, v).toArray();
+            double[] yv = values(p.yValidation(), "pcnvxadap-stats");
+            DenseMatrix xa = PCnvxAdap.clipRows(p.xValidation().selectRows(a), 1.0);
+            double[] ya = PCnvxAdap.clipTargets(pick(yv, a));
+            DenseMatrix xb = p.xValidation().selectRows(b);
+            double[] yb = pick(yv, b);
+            DenseMatrix xs = PCnvxAdap.clipRows(p.xSource(), 1.0);
+            double[] ysc = PCnvxAdap.clipTargets(ys);
+            int n = p.n();
+            double[] statsA = StatisticsPCnvxAdap.statistics(xa, ya);
+            for (int k = 0; k < statsA.length; k++) {
+                statsA[k] *= (double) n / half;
+            }
+            int draws = 10;
+            StatisticsPCnvxAdap.Settings best = null;
+            double bestErr = Double.POSITIVE_INFINITY;
+            for (StatisticsPCnvxAdap.Settings s : grid) {
+                double epsD = s.discrepancyShare() * eps;
+                double sigma = StatisticsPCnvxAdap.multiplier(eps - epsD, delta) * StatisticsPCnvxAdap.sensitivity(1.0);
+                double dRadius = StatisticsPCnvxAdap.discrepancyRadius(start, s.lambda());
+                double bound = (dRadius + 1) * (dRadius + 1);
+                double dHat = LabelledDiscrepancy.squaredLoss(xs, ysc, xa, ya, dRadius);
+                java.util.SplittableRandom rng = new java.util.SplittableRandom(seed ^ 0x57a75L);
+                double err = 0;
+                for (int k = 0; k < draws; k++) {
+                    double[] noisy = statsA.clone();
+                    for (int j = 0; j < noisy.length; j++) {
+                        noisy[j] += sigma * rng.nextGaussian();
+                    }
+                    double e = rng.nextDouble() - 0.5;
+                    double lap = -bound / (n * epsD) * Math.signum(e) * Math.log(1 - 2 * Math.abs(e));
+                    double d = Math.max(0, Math.min(bound, dHat + lap));
+                    double[] w = StatisticsPCnvxAdap.solve(xs, ysc, noisy, n, d, s, start);
+                    err += RidgeRegression.mse(predict(xb, w), yb) / draws;
+                }
+                if (err < bestErr) {
+                    bestErr = err;
                     best = s;
                 }
             }

@@ -379,6 +379,87 @@ public final class CnvxAdap {
         return new Result(w, u, current);
     }
 
+    /**
+     * Problem (6) restricted to private weights fixed at their reference values {@code q_i = p0_i = (1 - alpha) / n}
+     * (u_priv at its lower bound: Claim 1's box allows it), so that the private rows enter only through their mean loss
+     * {@code (1 - alpha) (w^T A w - 2 b^T w + c)} with {@code A = X^T X / n}, {@code b = X^T y / n}: a quadratic that
+     * can be released once with DP (sufficient statistics) and then optimised over freely. The public rows keep their
+     * weights; both blocks are minimised exactly as in {@link #solveExact} ({@code aPriv} may be indefinite, as noisy
+     * statistics are: the w step is the global trust-region minimum either way). kappa_2 = kappa_inf = 0.
+     *
+     * <p>{@code center} (null for 0) moves the ball to {@code ||w - center|| <= Lambda}: with a public center (a fit on
+     * the public source) the radius becomes a trust region around it, a shrinkage that matters when the private
+     * quadratic is noisy. Everything else is unchanged.
+     *
+     * @return w, the public rows' u (m entries), and the objective without the private constant c
+     */
+    public static Result solveExactFixedPrivate(DenseMatrix xPub, double[] yPub, double d, double alpha, double kappa1,
+                                                double lambda, DenseMatrix aPriv, double[] bPriv, double[] center,
+                                                int maxSweeps, double tol) {
+        int m = xPub.rows();
+        int dim = xPub.cols();
+        if (yPub.length != m || aPriv.rows() != dim || aPriv.cols() != dim || bPriv.length != dim) {
+            throw new IllegalArgumentException("shapes do not match: public " + m + " x " + dim + ", private quadratic "
+                    + aPriv.rows() + " x " + aPriv.cols() + " and " + bPriv.length);
+        }
+        if (!(alpha > 0 && alpha < 1) || !(kappa1 > 0) || !(lambda > 0) || !(d >= 0)) {
+            throw new IllegalArgumentException("need 0 < alpha < 1, kappa_1 > 0, Lambda > 0, d >= 0");
+        }
+        double lower = m / alpha;
+        double c = alpha * alpha / ((double) m * m);
+        double[] c0 = center == null ? new double[dim] : center.clone();
+        if (c0.length != dim) {
+            throw new IllegalArgumentException("center has " + c0.length + " coordinates, the problem " + dim);
+        }
+        double[] w = c0.clone();
+        DenseMatrix aPrivScaled = aPriv.symmetrized().scale(1 - alpha);
+        double[] u = new double[m];
+        double previous = Double.POSITIVE_INFINITY;
+        double current = Double.NaN;
+        for (int sweep = 0; sweep < maxSweeps; sweep++) {
+            double[] r = residuals(xPub, yPub, w);
+            for (int i = 0; i < m; i++) {
+                u[i] = Math.max(lower, Math.sqrt((r[i] * r[i] + d) / (kappa1 * c)));
+            }
+            double[] sq = new double[m];
+            double[] qy = new double[m];
+            for (int i = 0; i < m; i++) {
+                sq[i] = Math.sqrt(1 / u[i]);
+                qy[i] = yPub[i] / u[i];
+            }
+            DenseMatrix a = LinAlg.gram(xPub.scaleRows(sq)).plus(aPrivScaled);
+            double[] b = LinAlg.multiplyTransA(xPub, qy);
+            for (int k = 0; k < dim; k++) {
+                b[k] += (1 - alpha) * bPriv[k];
+            }
+            // w = c0 + v: min v^T A v - 2 (b - A c0)^T v over ||v|| <= Lambda
+            double[] ac = LinAlg.multiply(a, c0);
+            for (int k = 0; k < dim; k++) {
+                b[k] -= ac[k];
+            }
+            double[] v = TrustRegion.maximize(a.scale(-1), negate(b), 0, lambda).w();
+            for (int k = 0; k < dim; k++) {
+                w[k] = c0[k] + v[k];
+            }
+            // F restricted: public terms + penalty + the private quadratic (its constant dropped)
+            double[] rr = residuals(xPub, yPub, w);
+            double f = 0;
+            double sumU = 0;
+            for (int i = 0; i < m; i++) {
+                f += (rr[i] * rr[i] + d) / u[i];
+                sumU += u[i];
+            }
+            double[] aw = LinAlg.multiply(aPrivScaled, w);
+            f += dot(w, aw) - 2 * (1 - alpha) * dot(bPriv, w) + kappa1 * c * sumU;
+            current = f;
+            if (previous - current <= tol * Math.abs(current)) {
+                break;
+            }
+            previous = current;
+        }
+        return new Result(w, u, current);
+    }
+
     private static double dot(double[] a, double[] b) {
         double s = 0;
         for (int i = 0; i < a.length; i++) {

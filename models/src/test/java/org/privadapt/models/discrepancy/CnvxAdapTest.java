@@ -133,6 +133,33 @@ class CnvxAdapTest {
     }
 
     @Test
+    void fixedPrivateWeightsFromExactStatisticsMatchTheFullSolverWhenNoRowIsDownWeighted() {
+        // kappa_1 above every loss (<= (Lambda r + 1)^2 = 6.25): every weight sits at p0 in both problems
+        CnvxAdap.Problem p = new CnvxAdap.Problem(problem(3, 200, 40).xPub(), problem(3, 200, 40).yPub(),
+                problem(3, 200, 40).xPriv(), problem(3, 200, 40).yPriv(), 0.02, 0.3, 50, 0, 0, 1.5, 1);
+        CnvxAdap.Result full = CnvxAdap.solveExact(p, null, 100, 1e-13);
+        DenseMatrix a = org.privadapt.math.LinAlg.gram(p.xPriv()).scale(1.0 / p.n());
+        double[] b = org.privadapt.math.LinAlg.multiplyTransA(p.xPriv(), p.yPriv());
+        for (int k = 0; k < b.length; k++) {
+            b[k] /= p.n();
+        }
+        CnvxAdap.Result fixed = CnvxAdap.solveExactFixedPrivate(p.xPub(), p.yPub(), p.d(), p.alpha(), p.kappa1(), p.lambda(), a, b,
+                null, 100, 1e-13);
+        for (int k = 0; k < full.w().length; k++) {
+            assertThat(fixed.w()[k]).isCloseTo(full.w()[k], org.assertj.core.data.Offset.offset(1e-9));
+        }
+        // a center moves the ball: a radius-0.01 ball around a far point keeps w within 0.01 of it
+        double[] center = {3, 0, 0, 0};
+        CnvxAdap.Result shifted = CnvxAdap.solveExactFixedPrivate(p.xPub(), p.yPub(), p.d(), p.alpha(), p.kappa1(), 0.01, a, b,
+                center, 100, 1e-13);
+        double dist = 0;
+        for (int k = 0; k < 4; k++) {
+            dist += (shifted.w()[k] - center[k]) * (shifted.w()[k] - center[k]);
+        }
+        assertThat(Math.sqrt(dist)).isLessThanOrEqualTo(0.01 + 1e-12).isGreaterThan(0.0099);
+    }
+
+    @Test
     void thePrivateGradientMovesByAtMostItsSensitivities() {
         SplittableRandom r = new SplittableRandom(7);
         for (int trial = 0; trial < 200; trial++) {
