@@ -180,7 +180,8 @@ public final class BenchCommand implements Callable<Integer> {
         }
         List<String[]> pairs = resolveTasks(suite);
         DefaultPreprocessing.Choice preDefault = preprocess != null ? null
-                : DefaultPreprocessing.choose(methodOptions.withTask(reg.load(suite.name(), pairs.get(0)[0], suite.trainSplit())), anyPrivate);
+                : DefaultPreprocessing.choose(methodOptions.withTask(reg.load(suite.name(), pairs.get(0)[0], suite.trainSplit())), anyPrivate,
+                        methodOptions.params.containsKey("target-train"));
         Preprocessing pre = Runs.preprocessing(preprocess != null ? preprocess : preDefault.spec());
         if (preDefault != null && !output.json) {
             spec.commandLine().getErr().println("privadapt: preprocessing " + preDefault.spec() + " (default for "

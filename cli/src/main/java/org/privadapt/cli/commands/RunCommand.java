@@ -101,7 +101,8 @@ public final class RunCommand implements Callable<Integer> {
         privacy.validate(m.isPrivate());
         output.requireWritable(null);
         Dataset src = methodOptions.withTask(data.load(source, DataSpecs.Role.SOURCE)).withPublicFacts(privacy.declared("source"));
-        DefaultPreprocessing.Choice preDefault = preprocess != null ? null : DefaultPreprocessing.choose(src, m.isPrivate());
+        DefaultPreprocessing.Choice preDefault = preprocess != null ? null : DefaultPreprocessing.choose(src, m.isPrivate(),
+                methodOptions.params.containsKey("target-train"));
         Preprocessing pre = Runs.preprocessing(preprocess != null ? preprocess : preDefault.spec());
         Dataset tgt = methodOptions.withTask(data.load(target, DataSpecs.Role.TARGET)).withPublicFacts(privacy.declared("target"));
         Dataset eval = targetEval != null ? methodOptions.withTask(data.load(targetEval, DataSpecs.Role.EVALUATION))

@@ -95,6 +95,19 @@ public final class DefaultPreprocessing {
      * no private method is involved) decides the kind.
      */
     public static Choice choose(Dataset source, boolean privateMethod) {
+        return choose(source, privateMethod, false);
+    }
+
+    /**
+     * As {@link #choose(Dataset, boolean)}; under paper 003's supervised protocol ({@code supervisedProtocol}: a split
+     * of the target's labelled rows was asked for) the methods scale with constants of the public source themselves,
+     * so the default is none for classes too.
+     */
+    public static Choice choose(Dataset source, boolean privateMethod, boolean supervisedProtocol) {
+        if (supervisedProtocol && !(source.labels().orElse(null) instanceof org.privadapt.data.RealTargets)) {
+            return new Choice("none", "paper 003's supervised protocol: its methods standardise with constants of the public "
+                    + "source (row-local)");
+        }
         if (source.labels().orElse(null) instanceof org.privadapt.data.RealTargets) {
             return new Choice("none", "regression: paper 003's methods scale rows and targets with constants of the public "
                     + "source (row-local), and row normalisation would change the regression function");

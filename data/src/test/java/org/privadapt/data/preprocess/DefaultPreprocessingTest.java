@@ -50,4 +50,12 @@ class DefaultPreprocessingTest {
                 .isEqualTo(DefaultPreprocessing.choose(ds("MAT v5", new double[][] {{0, 3, 1}}), true));
         assertThat(Preprocessing.parse("l2,scale=28").spec()).isEqualTo("l2,scale=28");
     }
+
+    @Test
+    void paper003sSupervisedProtocolScalesItselfSoTheDefaultIsNone() {
+        Dataset table = ds("comma text", new double[][] {{-1, 3}, {2, 0}});
+        assertThat(DefaultPreprocessing.choose(table, true, true).spec()).isEqualTo("none");
+        assertThat(DefaultPreprocessing.choose(table, false, true).spec()).isEqualTo("none");
+        assertThat(DefaultPreprocessing.choose(table, true, false).spec()).isEqualTo("l2,scale=1");
+    }
 }

@@ -83,6 +83,13 @@ class RegistryRealDataTest {
         requireSuite("south-german-credit");
         assertThat(reg.load("south-german-credit", "short-residence", null).size()
                 + reg.load("south-german-credit", "long-residence", null).size()).isEqualTo(1000);
+        assertThat(reg.load("south-german-credit", "long-residence", null).classLabels().names()).hasSize(4);
+        // the credit-risk variant: the same rows and domains, the binary label (700 good, 300 bad in the whole set)
+        org.privadapt.data.ClassLabels rs = reg.load("south-german-credit-risk", "short-residence", null).classLabels();
+        org.privadapt.data.ClassLabels rl = reg.load("south-german-credit-risk", "long-residence", null).classLabels();
+        assertThat(rs.names()).containsExactly("0", "1");
+        assertThat(rs.counts()[1] + rl.counts()[1]).isEqualTo(700);
+        assertThat(reg.load("south-german-credit-risk", "long-residence", null).dimension()).isEqualTo(19);
         requireSuite("speaker-accent");
         assertThat(reg.load("speaker-accent", "us-uk", null).classLabels().counts()).containsExactly(0, 0, 0, 0, 45, 165);
         requireSuite("gas-turbine-emissions");

@@ -599,7 +599,7 @@ public final class SupervisedMethods {
 
         @Override
         public Set<String> parameters() {
-            return MethodParameters.union(SupervisedProtocol.PARAMETERS, Set.of("radius", "iterations"));
+            return MethodParameters.union(SupervisedProtocol.PARAMETERS, MethodParameters.DP_SGD, Set.of("radius", "iterations"));
         }
 
         @Override
@@ -607,6 +607,9 @@ public final class SupervisedMethods {
                 throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
             SupervisedProtocol p = SupervisedProtocol.draw(task, config);
             PrivacySession target = privacy.target();
+            if (!p.isRegression()) {
+                return classification(task, p, config, target);
+            }
             Disclosures.require(task.target(), target, "dp-target-only's predictor", Disclosures.Fact.SCHEMA);
             double radius = config.param("radius", 4);
             long iterations = config.intParam("iterations", 200);
@@ -616,6 +619,23 @@ public final class SupervisedMethods {
             diag.put("radius", radius);
             return regressionOutcome(name(), p, predict(p.xTest(), r.w()), Map.of("source", PrivacyCost.NONE,
                     "target", target.spent()), diag);
+        }
+
+        /**
+         * Classes: DP-SGD (Poisson sampling, per-example clipping, Gaussian noise; the project's trainer and accountant,
+         * {@link org.privadapt.methods.core.PrivateTraining}) of the configured classifier on the target's training rows.
+         */
+        private AdaptationOutcome classification(AdaptationTask task, SupervisedProtocol p, MethodConfig config, PrivacySession target)
+                throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
+            Disclosures.requireForDpSgdModel(task.target(), target, "dp-target-only's DP-SGD model");
+            org.privadapt.data.ClassLabels y = (org.privadapt.data.ClassLabels) p.yTrain();
+            org.privadapt.methods.core.PrivateTraining.Plan plan = org.privadapt.methods.core.PrivateTraining.plan(config, p.n(),
+                    target.target().epsilon(), target.target().delta(), target.relation());
+            target.charge("dp-target-only model", "DP-SGD (Poisson sampling, per-example clipping, Gaussian noise)", plan.event(),
+                    plan.describe());
+            Classifier model = org.privadapt.methods.core.PrivateTraining.train(plan, p.xTrain(), y.codes(), y.names(), target.noise());
+            return classificationOutcome(name(), p, model, Map.of("source", PrivacyCost.NONE, "target", target.spent()),
+                    new LinkedHashMap<>(plan.describe()));
         }
     }
 }
