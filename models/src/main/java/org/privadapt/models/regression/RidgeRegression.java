@@ -91,6 +91,9 @@ public final class RidgeRegression {
             ys[i] = sqrtC[i] * (y[i] - my);
         }
         DenseMatrix xs = centred.scaleRows(sqrtC);
+        if (n < d) {
+            return dualPath(xs, ys, mx, my, lambdas);
+        }
         DenseMatrix g = xs.gram(); // X^T C X (weights normalised)
         double[] rhs = LinAlg.multiplyTransA(xs, ys); // X^T C y
         SymmetricEigen eig = LinAlg.eigh(g);
@@ -109,6 +112,40 @@ public final class RidgeRegression {
                 z[j] = ev > floor ? proj[j] / ev : 0.0;
             }
             double[] beta = LinAlg.multiply(v, z);
+            double b = my;
+            for (int j = 0; j < d; j++) {
+                b -= mx[j] * beta[j];
+            }
+            out[k] = new Model(beta, b, lambda);
+        }
+        return out;
+    }
+
+    /**
+     * The same path through the n x n Gram matrix when n < d (text features: d = 5000, a few hundred rows):
+     * {@code (X^T X + lambda I)^{-1} X^T y = X^T (X X^T + lambda I)^{-1} y}, and with {@code X X^T = U diag(s) U^T} the
+     * nonzero spectrum of {@code X^T X} is s, so lambda = 0 gives the same minimum-norm solution as the primal route
+     * (directions with s below the floor get no weight).
+     */
+    private static Model[] dualPath(DenseMatrix xs, double[] ys, double[] mx, double my, double[] lambdas) {
+        int n = xs.rows();
+        int d = xs.cols();
+        SymmetricEigen eig = LinAlg.eigh(xs.transpose().gram());
+        DenseMatrix u = eig.vectors();
+        double[] proj = LinAlg.multiplyTransA(u, ys);
+        double floor = 1e-12 * Math.max(eig.maxValue(), 0) + 1e-300;
+        Model[] out = new Model[lambdas.length];
+        for (int k = 0; k < lambdas.length; k++) {
+            double lambda = lambdas[k];
+            if (!(lambda >= 0) || !Double.isFinite(lambda)) {
+                throw new IllegalArgumentException("lambda must be finite and >= 0, got " + lambda);
+            }
+            double[] z = new double[n];
+            for (int j = 0; j < n; j++) {
+                double ev = eig.value(j) + lambda;
+                z[j] = eig.value(j) > floor ? proj[j] / ev : 0.0;
+            }
+            double[] beta = LinAlg.multiplyTransA(xs, LinAlg.multiply(u, z));
             double b = my;
             for (int j = 0; j < d; j++) {
                 b -= mx[j] * beta[j];

@@ -117,6 +117,63 @@ class RidgeRegressionTest {
         }
     }
 
+    /** Wide data (n < d) goes through the n x n Gram matrix: the same stationarity conditions, the minimum norm at 0. */
+    @Test
+    void wideDataSatisfiesTheNormalEquationsAndGivesTheMinimumNormInterpolantAtZero() {
+        int n = 12;
+        int d = 40;
+        DenseMatrix x = randomRows(n, d, 4);
+        SplittableRandom r = new SplittableRandom(5);
+        double[] y = new double[n];
+        double[] c = new double[n];
+        for (int i = 0; i < n; i++) {
+            y[i] = r.nextGaussian();
+            c[i] = 0.5 + r.nextDouble();
+        }
+        double total = 0;
+        for (double v : c) {
+            total += v;
+        }
+        RidgeRegression.Model[] path = RidgeRegression.path(x, y, c, new double[] {0.0, 0.21});
+        // lambda = 0.21: grad = 0
+        double[] p = path[1].predict(x);
+        double gb = 0;
+        double[] gw = new double[d];
+        for (int i = 0; i < n; i++) {
+            double res = (p[i] - y[i]) * c[i] / total;
+            gb += res;
+            for (int j = 0; j < d; j++) {
+                gw[j] += res * x.get(i, j);
+            }
+        }
+        assertEquals(0, gb, 1e-12);
+        for (int j = 0; j < d; j++) {
+            assertEquals(0, gw[j] + 0.21 * path[1].beta()[j], 1e-12, "coordinate " + j);
+        }
+        // lambda = 0: interpolates, and beta lies in the span of the weighted-centred rows (minimum norm)
+        assertEquals(0, RidgeRegression.mse(path[0].predict(x), y), 1e-20);
+        double[] mx = new double[d];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < d; j++) {
+                mx[j] += c[i] / total * x.get(i, j);
+            }
+        }
+        DenseMatrix centred = x.minusRowVector(mx);
+        org.privadapt.math.SymmetricEigen e = org.privadapt.math.LinAlg.eigh(centred.gram());
+        int nullDirections = 0;
+        for (int k = 0; k < d; k++) {
+            if (Math.abs(e.value(k)) < 1e-9 * e.maxValue()) {
+                nullDirections++;
+                double dot = 0;
+                for (int j = 0; j < d; j++) {
+                    dot += e.vectors().get(j, k) * path[0].beta()[j];
+                }
+                assertEquals(0, dot, 1e-10, "component along null direction " + k);
+            }
+        }
+        assertEquals(d - (n - 1), nullDirections); // centring removes one rank
+    }
+
     @Test
     void badArgumentsAreRefused() {
         DenseMatrix x = randomRows(3, 2, 6);
