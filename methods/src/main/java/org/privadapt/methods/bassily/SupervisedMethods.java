@@ -611,14 +611,59 @@ public final class SupervisedMethods {
                 return classification(task, p, config, target);
             }
             Disclosures.require(task.target(), target, "dp-target-only's predictor", Disclosures.Fact.SCHEMA);
-            double radius = config.param("radius", 4);
-            long iterations = config.intParam("iterations", 200);
+            double[] radii = config.params().containsKey("radius") ? new double[] {config.param("radius", 4)} : new double[] {1, 4};
+            long[] ts = config.params().containsKey("iterations") ? new long[] {config.intParam("iterations", 200)}
+                    : new long[] {10, 30, 100, 300};
+            double[] chosen = simulateDescent(p, radii, ts, target.target().epsilon(), target.target().delta(), config.seed());
+            double radius = chosen[0];
+            long iterations = (long) chosen[1];
             NoisyGradientDescent.Result r = NoisyGradientDescent.fitSquaredLoss(p.xTrain(), values(p.yTrain(), name()), radius,
                     1.0, iterations, target);
             Map<String, Object> diag = new LinkedHashMap<>(r.calibration());
             diag.put("radius", radius);
+            diag.put("selection", "simulation on public validation rows");
             return regressionOutcome(name(), p, predict(p.xTest(), r.w()), Map.of("source", PrivacyCost.NONE,
                     "target", target.spent()), diag);
+        }
+
+        /**
+         * (radius, T) chosen without reading a private row: the descent, with the noise the real run would get for the
+         * real n, run on the validation rows' first half and scored on the second (three seeded draws each).
+         */
+        static double[] simulateDescent(SupervisedProtocol p, double[] radii, long[] ts, double eps, double delta, long seed) {
+            if (radii.length * ts.length == 1) {
+                return new double[] {radii[0], ts[0]};
+            }
+            int v = p.xValidation().rows();
+            int half = v / 2;
+            int[] a = java.util.stream.IntStream.range(0, half).toArray();
+            int[] b = java.util.stream.IntStream.range(half, v).toArray();
+            double[] yv = values(p.yValidation(), "dp-target-only");
+            DenseMatrix xa = PCnvxAdap.clipRows(p.xValidation().selectRows(a), 1.0);
+            double[] ya = PCnvxAdap.clipTargets(pick(yv, a));
+            DenseMatrix xb = p.xValidation().selectRows(b);
+            double[] yb = pick(yv, b);
+            int n = p.n();
+            double[] best = null;
+            double bestErr = Double.POSITIVE_INFINITY;
+            for (double radius : radii) {
+                for (long t : ts) {
+                    double nu = GaussianCalibration.analyticSigma(eps, delta, 1.0) * Math.sqrt(t);
+                    double g = 2 * (radius + 1);
+                    // the real run's noise on the gradient mean is nu 2G / n; on the stand-in's sum that is nu 2G half / n
+                    double sigmaSum = nu * 2 * g * half / n;
+                    double err = 0;
+                    for (int k = 0; k < 3; k++) {
+                        double[] w = NoisyGradientDescent.descend(xa, ya, radius, 1.0, t, sigmaSum, new SimulatedNoise(seed + 31L * k));
+                        err += RidgeRegression.mse(predict(xb, w), yb) / 3;
+                    }
+                    if (err < bestErr) {
+                        bestErr = err;
+                        best = new double[] {radius, t};
+                    }
+                }
+            }
+            return best;
         }
 
         /**
