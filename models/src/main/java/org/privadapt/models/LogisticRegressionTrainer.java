@@ -31,6 +31,14 @@ public final class LogisticRegressionTrainer {
     }
 
     public LogisticRegression fit(FeatureMatrix x, ClassLabels y) {
+        return fit(x, y, null);
+    }
+
+    /**
+     * Weighted training: the mean cross-entropy becomes {@code sum_i c_i CE_i / sum_i c_i} (weights >= 0 with a
+     * positive sum; null for all equal, which is {@link #fit(FeatureMatrix, ClassLabels)}).
+     */
+    public LogisticRegression fit(FeatureMatrix x, ClassLabels y, double[] weights) {
         int n = x.rows();
         int d = x.cols();
         int k = y.numClasses();
@@ -38,18 +46,48 @@ public final class LogisticRegressionTrainer {
             throw new IllegalArgumentException(n + " rows but " + y.size() + " labels");
         }
         int[] codes = y.codes();
+        if (weights != null && weights.length != n) {
+            throw new IllegalArgumentException(n + " rows but " + weights.length + " weights");
+        }
+        double[] c = new double[n];
+        double total = 0;
+        for (int i = 0; i < n; i++) {
+            c[i] = weights == null ? 1.0 : weights[i];
+            if (!(c[i] >= 0) || !Double.isFinite(c[i])) {
+                throw new IllegalArgumentException("weight " + i + " is " + c[i] + ": weights must be finite and >= 0");
+            }
+            total += c[i];
+        }
+        if (!(total > 0)) {
+            throw new IllegalArgumentException("the weights sum to 0");
+        }
+        for (int i = 0; i < n; i++) {
+            c[i] /= total;
+        }
         Lbfgs.Objective f = (theta, grad) -> {
             DenseMatrix w = new DenseMatrix(d, k, java.util.Arrays.copyOf(theta, d * k));
             double[] b = java.util.Arrays.copyOfRange(theta, d * k, d * k + k);
             DenseMatrix p = Softmax.inPlace(x.multiply(w).plusRowVector(b));
             double[] pa = p.data();
             double loss = 0;
-            for (int i = 0; i < n; i++) {
-                loss -= Math.log(Math.max(pa[i + codes[i] * n], 1e-300));
-                pa[i + codes[i] * n] -= 1.0; // P - Y
+            if (weights == null) { // the unweighted arithmetic exactly as before weights existed
+                for (int i = 0; i < n; i++) {
+                    loss -= Math.log(Math.max(pa[i + codes[i] * n], 1e-300));
+                    pa[i + codes[i] * n] -= 1.0; // P - Y
+                }
+                loss /= n;
+                p.scaleInPlace(1.0 / n);
+            } else {
+                for (int i = 0; i < n; i++) {
+                    loss -= c[i] * Math.log(Math.max(pa[i + codes[i] * n], 1e-300));
+                    pa[i + codes[i] * n] -= 1.0;
+                }
+                for (int col = 0; col < k; col++) {
+                    for (int i = 0; i < n; i++) {
+                        pa[i + col * n] *= c[i];
+                    }
+                }
             }
-            loss /= n;
-            p.scaleInPlace(1.0 / n);
             DenseMatrix gw = x.transposeMultiply(p);
             double[] gwa = gw.data();
             double reg = 0;
@@ -57,12 +95,12 @@ public final class LogisticRegressionTrainer {
                 reg += theta[t] * theta[t];
                 grad[t] = gwa[t] + l2 * theta[t];
             }
-            for (int c = 0; c < k; c++) {
+            for (int cls = 0; cls < k; cls++) {
                 double s = 0;
                 for (int i = 0; i < n; i++) {
-                    s += pa[i + c * n];
+                    s += pa[i + cls * n];
                 }
-                grad[d * k + c] = s;
+                grad[d * k + cls] = s;
             }
             return loss + 0.5 * l2 * reg;
         };

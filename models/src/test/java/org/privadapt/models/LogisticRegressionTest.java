@@ -74,4 +74,33 @@ class LogisticRegressionTest {
         LogisticRegression sparse = LogisticRegressionTrainer.defaults().fit(CsrMatrix.fromDense(x), y);
         assertThat(dense.weights().minus(sparse.weights()).maxAbs()).isLessThan(1e-6);
     }
+
+    /** Integer weights equal duplicated rows; zero weights drop rows. */
+    @Test
+    void integerWeightsEqualDuplicatedRowsAndZeroWeightsDropThem() {
+        Object[] b = blobs(7, 20);
+        DenseMatrix x = (DenseMatrix) b[0];
+        ClassLabels y = (ClassLabels) b[1];
+        int n = x.rows();
+        double[] w = new double[n];
+        java.util.List<Integer> rows = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            w[i] = i % 3; // 0, 1 or 2 copies
+            for (int k = 0; k < w[i]; k++) {
+                rows.add(i);
+            }
+        }
+        int[] idx = rows.stream().mapToInt(Integer::intValue).toArray();
+        LogisticRegressionTrainer t = new LogisticRegressionTrainer(0.01, 500);
+        LogisticRegression weighted = t.fit(x, y, w);
+        LogisticRegression duplicated = t.fit(x.selectRows(idx), y.selectRows(idx));
+        DenseMatrix probe = DenseMatrix.fromRows(new double[][] {{0.5, 0.5}, {2, -1}, {-3, 0}, {0, 3}});
+        DenseMatrix pw = weighted.predictProba(probe);
+        DenseMatrix pd = duplicated.predictProba(probe);
+        for (int i = 0; i < 4; i++) {
+            for (int c = 0; c < 3; c++) {
+                assertThat(pw.get(i, c)).isCloseTo(pd.get(i, c), within(1e-5));
+            }
+        }
+    }
 }
