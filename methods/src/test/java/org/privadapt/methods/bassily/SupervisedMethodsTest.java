@@ -124,6 +124,28 @@ class SupervisedMethodsTest {
     }
 
     @Test
+    void kmmAndDmReweightTheSourceAndUseTheTargetRows() throws Exception {
+        AdaptationTask t = task();
+        double src = 0;
+        double[] sum = new double[2];
+        String[] names = {"kmm", "dm"};
+        for (long seed = 1; seed <= 2; seed++) {
+            src += Methods.get("source-only").run(t, config(seed), null).mse();
+            for (int k = 0; k < 2; k++) {
+                // KMM's QP on a 200-row seeded subsample of the 1,500 source rows keeps the test quick
+                AdaptationOutcome o = Methods.get(names[k]).run(t, config(seed).withParam("kmm-rows", "200"), null);
+                assertThat(o.isRegression()).isTrue();
+                assertThat(o.values()).hasSize(400);
+                assertThat(o.diagnostics()).containsKey("gamma");
+                sum[k] += o.mse();
+            }
+        }
+        // the target's rows enter with weight 1 - gamma >= 0.1: both end far below the biased source alone
+        assertThat(sum[0]).isLessThan(0.2 * src);
+        assertThat(sum[1]).isLessThan(0.2 * src);
+    }
+
+    @Test
     void privateMethodsChargeTheirPlanUnderReplaceOneAndRefuseAddRemove() throws Exception {
         AdaptationTask t = task();
         for (String name : new String[] {"pcnvxadap", "pcnvxadap-stats", "dp-target-only"}) {
