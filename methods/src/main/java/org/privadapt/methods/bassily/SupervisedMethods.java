@@ -364,22 +364,11 @@ public final class SupervisedMethods {
          */
         static PCnvxAdap.Settings simulateAndSelect(SupervisedProtocol p, double[] ys, List<PCnvxAdap.Settings> grid,
                                                     PrivacySession target, long seed, double[] start) {
-            int v = p.xValidation().rows();
-            int half = v / 2;
-            int[] a = new int[half];
-            int[] b = new int[v - half];
-            for (int i = 0; i < v; i++) {
-                if (i < half) {
-                    a[i] = i;
-                } else {
-                    b[i - half] = i;
-                }
-            }
-            double[] yv = values(p.yValidation(), "pcnvxadap");
-            DenseMatrix xa = PCnvxAdap.clipRows(p.xValidation().selectRows(a), 1.0);
-            double[] ya = PCnvxAdap.clipTargets(pick(yv, a));
-            DenseMatrix xb = p.xValidation().selectRows(b);
-            double[] yb = pick(yv, b);
+            ValidationHalves h = ValidationHalves.of(p, "pcnvxadap");
+            DenseMatrix xa = h.xStandIn();
+            double[] ya = h.yStandIn();
+            DenseMatrix xb = h.xScore();
+            double[] yb = h.yScore();
             DenseMatrix xs = PCnvxAdap.clipRows(p.xSource(), 1.0);
             double[] ysc = PCnvxAdap.clipTargets(ys);
             double eps = target.target().epsilon();
@@ -486,15 +475,12 @@ public final class SupervisedMethods {
          */
         static StatisticsPCnvxAdap.Settings simulate(SupervisedProtocol p, double[] ys, List<StatisticsPCnvxAdap.Settings> grid,
                                                      double eps, double delta, long seed, double[] start) {
-            int v = p.xValidation().rows();
-            int half = v / 2;
-            int[] a = java.util.stream.IntStream.range(0, half).toArray();
-            int[] b = java.util.stream.IntStream.range(half, v).toArray();
-            double[] yv = values(p.yValidation(), "pcnvxadap-stats");
-            DenseMatrix xa = PCnvxAdap.clipRows(p.xValidation().selectRows(a), 1.0);
-            double[] ya = PCnvxAdap.clipTargets(pick(yv, a));
-            DenseMatrix xb = p.xValidation().selectRows(b);
-            double[] yb = pick(yv, b);
+            ValidationHalves h = ValidationHalves.of(p, "pcnvxadap-stats");
+            DenseMatrix xa = h.xStandIn();
+            double[] ya = h.yStandIn();
+            DenseMatrix xb = h.xScore();
+            double[] yb = h.yScore();
+            int half = xa.rows();
             DenseMatrix xs = PCnvxAdap.clipRows(p.xSource(), 1.0);
             double[] ysc = PCnvxAdap.clipTargets(ys);
             int n = p.n();
@@ -887,6 +873,22 @@ public final class SupervisedMethods {
         }
     }
 
+    /**
+     * The public validation rows cut in two for simulation-based selection: the first half (clipped to norm 1, targets
+     * to [-1, 1]) stands in for the private rows, the second half (as scaled) scores the candidates.
+     */
+    record ValidationHalves(DenseMatrix xStandIn, double[] yStandIn, DenseMatrix xScore, double[] yScore) {
+        static ValidationHalves of(SupervisedProtocol p, String what) {
+            int v = p.xValidation().rows();
+            int half = v / 2;
+            int[] a = java.util.stream.IntStream.range(0, half).toArray();
+            int[] b = java.util.stream.IntStream.range(half, v).toArray();
+            double[] yv = values(p.yValidation(), what);
+            return new ValidationHalves(PCnvxAdap.clipRows(p.xValidation().selectRows(a), 1.0), PCnvxAdap.clipTargets(pick(yv, a)),
+                    p.xValidation().selectRows(b), pick(yv, b));
+        }
+    }
+
     static double[] pick(double[] v, int[] idx) {
         double[] out = new double[idx.length];
         for (int i = 0; i < idx.length; i++) {
@@ -959,15 +961,12 @@ public final class SupervisedMethods {
             if (radii.length * ts.length == 1) {
                 return new double[] {radii[0], ts[0]};
             }
-            int v = p.xValidation().rows();
-            int half = v / 2;
-            int[] a = java.util.stream.IntStream.range(0, half).toArray();
-            int[] b = java.util.stream.IntStream.range(half, v).toArray();
-            double[] yv = values(p.yValidation(), "dp-target-only");
-            DenseMatrix xa = PCnvxAdap.clipRows(p.xValidation().selectRows(a), 1.0);
-            double[] ya = PCnvxAdap.clipTargets(pick(yv, a));
-            DenseMatrix xb = p.xValidation().selectRows(b);
-            double[] yb = pick(yv, b);
+            ValidationHalves h = ValidationHalves.of(p, "dp-target-only");
+            DenseMatrix xa = h.xStandIn();
+            double[] ya = h.yStandIn();
+            DenseMatrix xb = h.xScore();
+            double[] yb = h.yScore();
+            int half = xa.rows();
             int n = p.n();
             double[] best = null;
             double bestErr = Double.POSITIVE_INFINITY;
