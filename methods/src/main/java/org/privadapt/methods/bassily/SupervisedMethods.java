@@ -679,7 +679,7 @@ public final class SupervisedMethods {
         @Override
         public Set<String> parameters() {
             return MethodParameters.union(SupervisedProtocol.PARAMETERS, MethodParameters.CLASSIFIER,
-                    Set.of("alpha", "lambda1", "radius", "iterations", "mu"));
+                    Set.of("alpha", "lambda1", "radius", "iterations", "mu", "private-weights"));
         }
 
         @Override
@@ -754,38 +754,55 @@ public final class SupervisedMethods {
             double bestAcc = -1;
             double bestAlpha = alphas[0];
             long bestT = ts[0];
+            String weightsParam = config.params().getOrDefault("private-weights", "auto");
+            if (!List.of("auto", "frozen", "free").contains(weightsParam)) {
+                throw new IllegalArgumentException("private-weights must be auto, frozen or free, got '" + weightsParam + "'");
+            }
+            boolean[] modes = weightsParam.equals("auto") ? new boolean[] {true, false}
+                    : new boolean[] {weightsParam.equals("frozen")};
+            boolean bestFrozen = modes[0];
             for (double a : alphas) {
                 for (long t : ts) {
-                    if (alphas.length * ts.length == 1) {
+                  for (boolean frozen : modes) {
+                    if (alphas.length * ts.length * modes.length == 1) {
                         break;
                     }
-                    double nu = GaussianCalibration.analyticSigma(eps, delta, 1.0) * Math.sqrt(2.0 * t);
+                    double nu = multiplier(eps, delta, t, frozen);
                     org.privadapt.models.discrepancy.NCnvxAdap.Problem proxy = new org.privadapt.models.discrepancy.NCnvxAdap.Problem(
                             xs, ys.codes(), xv.selectRows(ia), pick(yv.codes(), ia), k, d, a, lambda1, 0, 0,
                             config.param("mu", Math.sqrt(xs.rows() + n)), radius, 1.0);
                     double s1 = 2 * (1 - a) * proxy.lipschitz() / n;
                     double s2 = (1 - a) * (1 - a) * proxy.lossBound() / ((double) n * n);
                     org.privadapt.models.discrepancy.NCnvxAdap.Result res = org.privadapt.models.discrepancy.NCnvxAdap.solve(proxy,
-                            new org.privadapt.models.discrepancy.NCnvxAdap.Config(t, nu * s1, nu * s2, true, config.seed()),
+                            new org.privadapt.models.discrepancy.NCnvxAdap.Config(t, nu * s1, nu * s2, true, config.seed(), frozen),
                             new SimulatedNoise(config.seed() ^ 0x9c0ffeeL), start, Double.NaN);
                     double acc = accuracy(p.xValidation().selectRows(ib), pick(yv.codes(), ib), res.w());
                     if (acc > bestAcc) {
                         bestAcc = acc;
                         bestAlpha = a;
                         bestT = t;
+                        bestFrozen = frozen;
                     }
+                  }
                 }
             }
-            double nu = GaussianCalibration.analyticSigma(eps, delta, 1.0) * Math.sqrt(2.0 * bestT);
+            double nu = multiplier(eps, delta, bestT, bestFrozen);
             DenseMatrix xt = PCnvxAdap.clipRows(p.xTrain(), 1.0);
             org.privadapt.models.discrepancy.NCnvxAdap.Problem prob = new org.privadapt.models.discrepancy.NCnvxAdap.Problem(xs,
                     ys.codes(), xt, yt.codes(), k, d, bestAlpha, lambda1, 0, 0, config.param("mu", Math.sqrt(xs.rows() + n)), radius, 1.0);
-            target.chargeAll(List.of(new PrivacySession.Release("pncnvxadap descent", "Gaussian on (grad_W, grad_u_priv), T "
-                    + "full-batch steps composed exactly (one Gaussian, multiplier nu / sqrt(2 T))", PCnvxAdap.descentEvent(nu, bestT),
-                    Map.of("s1", prob.s1(), "s2", prob.s2(), "T", bestT, "nu", nu))));
+            target.chargeAll(List.of(bestFrozen
+                    ? new PrivacySession.Release("pncnvxadap descent", "Gaussian on grad_W (private weights held at p0), T "
+                            + "full-batch steps composed exactly (one Gaussian, multiplier nu / sqrt(T))",
+                            new org.privadapt.privacy.events.GaussianEvent(nu / Math.sqrt(bestT)),
+                            Map.of("s1", prob.s1(), "T", bestT, "nu", nu))
+                    : new PrivacySession.Release("pncnvxadap descent", "Gaussian on (grad_W, grad_u_priv), T "
+                            + "full-batch steps composed exactly (one Gaussian, multiplier nu / sqrt(2 T))", PCnvxAdap.descentEvent(nu, bestT),
+                            Map.of("s1", prob.s1(), "s2", prob.s2(), "T", bestT, "nu", nu))));
             org.privadapt.models.discrepancy.NCnvxAdap.Result res = org.privadapt.models.discrepancy.NCnvxAdap.solve(prob,
-                    new org.privadapt.models.discrepancy.NCnvxAdap.Config(bestT, nu * prob.s1(), nu * prob.s2(), true, config.seed()),
+                    new org.privadapt.models.discrepancy.NCnvxAdap.Config(bestT, nu * prob.s1(), nu * prob.s2(), true, config.seed(),
+                            bestFrozen),
                     new org.privadapt.models.dp.SessionRandomness(target.noise()), start, Double.NaN);
+            diag.put("private_weights", bestFrozen ? "frozen at p0" : "free");
             diag.put("alpha", bestAlpha);
             diag.put("iterations", bestT);
             diag.put("noise_multiplier", nu);
@@ -795,6 +812,15 @@ public final class SupervisedMethods {
             diag.put("iterate", res.iterate());
             return classificationOutcome(name(), p, model(res.w(), ys.names()), Map.of("source", PrivacyCost.NOT_PRIVATE,
                     "target", target.spent()), diag);
+        }
+
+        /**
+         * The noise multiplier for T steps at (eps, delta): frozen private weights release grad_W alone (T Gaussians of
+         * sensitivity s1 at sigma = nu s1 compose into multiplier nu / sqrt(T)); free ones release the whitened pair
+         * (multiplier nu / sqrt(2 T)).
+         */
+        static double multiplier(double eps, double delta, long t, boolean frozen) {
+            return GaussianCalibration.analyticSigma(eps, delta, 1.0) * Math.sqrt((frozen ? 1.0 : 2.0) * t);
         }
 
         /** Logistic regression on the public source as a d x K start (its bias folded into the constant feature). */

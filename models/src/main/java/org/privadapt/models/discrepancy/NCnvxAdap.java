@@ -101,12 +101,24 @@ public final class NCnvxAdap {
         }
     }
 
-    /** T, the noise stds on grad_W (sigma_1) and grad_{u_priv} (sigma_2), the output rule and the iterate's seed. */
-    public record Config(long iterations, double sigma1, double sigma2, boolean randomIterate, long iterateSeed) {
+    /**
+     * T, the noise stds on grad_W (sigma_1) and grad_{u_priv} (sigma_2), the output rule and the iterate's seed, and
+     * whether the private weights stay at p0 ({@code freezePrivate}: u_priv at its lower bounds, its gradient neither
+     * computed nor released, so only grad_W needs noise). Freezing is Claim 1's box corner; it matters under noise:
+     * at sigma_2 = nu s2 one u_priv step moves u_j by about n nu / 2, several times its lower bound, and the private
+     * weights collapse (found by a helper session's test on this algorithm).
+     */
+    public record Config(long iterations, double sigma1, double sigma2, boolean randomIterate, long iterateSeed,
+                         boolean freezePrivate) {
         public Config {
             if (iterations < 1 || !(sigma1 >= 0) || !(sigma2 >= 0)) {
                 throw new IllegalArgumentException("need T >= 1 and sigmas >= 0");
             }
+        }
+
+        /** Private weights free (Algorithm 2 as written). */
+        public Config(long iterations, double sigma1, double sigma2, boolean randomIterate, long iterateSeed) {
+            this(iterations, sigma1, sigma2, randomIterate, iterateSeed, false);
         }
     }
 
@@ -258,7 +270,7 @@ public final class NCnvxAdap {
                 rnd.addGaussian(gw, c.sigma1());
             }
             double[] gPriv = priv[1];
-            if (c.sigma2() > 0) {
+            if (c.sigma2() > 0 && !c.freezePrivate()) {
                 rnd.addGaussian(gPriv, c.sigma2());
             }
             double[] wd = w.data();
@@ -269,8 +281,10 @@ public final class NCnvxAdap {
             for (int i = 0; i < m; i++) {
                 u[i] = Math.max(p.lower(i), u[i] - etaU[i] * (pub[1][i] + pen[i]));
             }
-            for (int j = 0; j < n; j++) {
-                u[m + j] = Math.max(p.lower(m + j), u[m + j] - etaU[m + j] * (gPriv[j] + pen[m + j]));
+            if (!c.freezePrivate()) {
+                for (int j = 0; j < n; j++) {
+                    u[m + j] = Math.max(p.lower(m + j), u[m + j] - etaU[m + j] * (gPriv[j] + pen[m + j]));
+                }
             }
             if (t == target) {
                 outW = w.copy();

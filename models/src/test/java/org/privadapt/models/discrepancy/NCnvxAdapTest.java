@@ -145,6 +145,44 @@ class NCnvxAdapTest {
         return (double) ok / y.length;
     }
 
+    /** Frozen private weights stay at p0 however large the noise, and the noise on u_priv is then never drawn. */
+    @Test
+    void frozenPrivateWeightsStayAtTheirReferenceValues() {
+        NCnvxAdap.Problem p = problem(100, 30, 0.7, 0, 0);
+        int[] draws = new int[1];
+        org.privadapt.models.dp.NoiseAndSampling counting = new org.privadapt.models.dp.NoiseAndSampling() {
+            final SplittableRandom r = new SplittableRandom(1);
+
+            @Override
+            public boolean bernoulli(double q) {
+                return r.nextDouble() < q;
+            }
+
+            @Override
+            public void addGaussian(double[] v, double sigma) {
+                draws[0] += v.length;
+                for (int i = 0; i < v.length; i++) {
+                    v[i] += sigma * r.nextGaussian();
+                }
+            }
+
+            @Override
+            public boolean isPrivate() {
+                return false;
+            }
+
+            @Override
+            public String description() {
+                return "test";
+            }
+        };
+        NCnvxAdap.Result r = NCnvxAdap.solve(p, new NCnvxAdap.Config(40, 0.5, 1e6, false, 1, true), counting, null, Double.NaN);
+        for (int j = 0; j < 30; j++) {
+            assertThat(r.u()[100 + j]).isEqualTo(p.lower(100 + j));
+        }
+        assertThat(draws[0]).isEqualTo(40 * 12); // grad_W only: 4 x 3 coordinates per step
+    }
+
     /** Harness check: replacing one private row moves the private gradient by at most s1 (W) and s2 (u_priv). */
     @Test
     void thePrivateGradientMovesByAtMostItsSensitivities() {
