@@ -46,24 +46,7 @@ public final class LogisticRegressionTrainer {
             throw new IllegalArgumentException(n + " rows but " + y.size() + " labels");
         }
         int[] codes = y.codes();
-        if (weights != null && weights.length != n) {
-            throw new IllegalArgumentException(n + " rows but " + weights.length + " weights");
-        }
-        double[] c = new double[n];
-        double total = 0;
-        for (int i = 0; i < n; i++) {
-            c[i] = weights == null ? 1.0 : weights[i];
-            if (!(c[i] >= 0) || !Double.isFinite(c[i])) {
-                throw new IllegalArgumentException("weight " + i + " is " + c[i] + ": weights must be finite and >= 0");
-            }
-            total += c[i];
-        }
-        if (!(total > 0)) {
-            throw new IllegalArgumentException("the weights sum to 0");
-        }
-        for (int i = 0; i < n; i++) {
-            c[i] /= total;
-        }
+        double[] c = SampleWeights.normalised(weights, n);
         Lbfgs.Objective f = (theta, grad) -> {
             DenseMatrix w = new DenseMatrix(d, k, java.util.Arrays.copyOf(theta, d * k));
             double[] b = java.util.Arrays.copyOfRange(theta, d * k, d * k + k);

@@ -62,21 +62,7 @@ public final class RidgeRegression {
         if (n == 0) {
             throw new IllegalArgumentException("no rows to fit");
         }
-        double[] c = new double[n];
-        double total = 0;
-        for (int i = 0; i < n; i++) {
-            c[i] = weights == null ? 1.0 : weights[i];
-            if (!(c[i] >= 0) || !Double.isFinite(c[i])) {
-                throw new IllegalArgumentException("weight " + i + " is " + c[i] + ": weights must be finite and >= 0");
-            }
-            total += c[i];
-        }
-        if (!(total > 0)) {
-            throw new IllegalArgumentException("the weights sum to 0");
-        }
-        for (int i = 0; i < n; i++) {
-            c[i] /= total;
-        }
+        double[] c = org.privadapt.models.SampleWeights.normalised(weights, n);
         // weighted means
         double[] mx = LinAlg.multiplyTransA(x, c);
         double my = 0;
