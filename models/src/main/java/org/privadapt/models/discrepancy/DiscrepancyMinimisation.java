@@ -62,9 +62,10 @@ public final class DiscrepancyMinimisation {
                 bestValue = Math.abs(lambda);
                 best = q.clone();
             }
-            double[] v = new double[e.vectors().rows()];
+            DenseMatrix vectors = e.vectors(); // a copy: taken once
+            double[] v = new double[vectors.rows()];
             for (int i = 0; i < v.length; i++) {
-                v[i] = e.vectors().get(i, k);
+                v[i] = vectors.get(i, k);
             }
             double[] proj = LinAlg.multiply(fs, v);
             double sign = Math.signum(lambda);
@@ -137,12 +138,13 @@ public final class DiscrepancyMinimisation {
                 keep.add(k);
             }
         }
+        DenseMatrix vectors = e.vectors(); // a copy: taken once
         DenseMatrix w = DenseMatrix.zeros(m + n, keep.size());
         for (int j = 0; j < keep.size(); j++) {
             int k = keep.get(j);
             double sv = Math.sqrt(e.value(k));
             for (int i = 0; i < m + n; i++) {
-                w.set(i, j, e.vectors().get(i, k) * sv);
+                w.set(i, j, vectors.get(i, k) * sv);
             }
         }
         int[] s = java.util.stream.IntStream.range(0, m).toArray();

@@ -71,12 +71,13 @@ public final class LabelledDiscrepancy {
         }
         int r = keep.size();
         // W = U_r diag(s): the rows' coordinates in the basis V, scaled (Z V = U s)
+        DenseMatrix vectors = e.vectors(); // a copy: taken once
         DenseMatrix w = DenseMatrix.zeros(m + n, r);
         for (int j = 0; j < r; j++) {
             int k = keep.get(j);
             double sv = Math.sqrt(e.value(k));
             for (int i = 0; i < m + n; i++) {
-                w.set(i, j, e.vectors().get(i, k) * sv);
+                w.set(i, j, vectors.get(i, k) * sv);
             }
         }
         // M = W^T S W, b_r = W^T S y, padded with one zero coordinate

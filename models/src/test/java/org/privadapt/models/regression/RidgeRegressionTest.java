@@ -160,13 +160,14 @@ class RidgeRegressionTest {
         }
         DenseMatrix centred = x.minusRowVector(mx);
         org.privadapt.math.SymmetricEigen e = org.privadapt.math.LinAlg.eigh(centred.gram());
+        DenseMatrix vectors = e.vectors();
         int nullDirections = 0;
         for (int k = 0; k < d; k++) {
             if (Math.abs(e.value(k)) < 1e-9 * e.maxValue()) {
                 nullDirections++;
                 double dot = 0;
                 for (int j = 0; j < d; j++) {
-                    dot += e.vectors().get(j, k) * path[0].beta()[j];
+                    dot += vectors.get(j, k) * path[0].beta()[j];
                 }
                 assertEquals(0, dot, 1e-10, "component along null direction " + k);
             }
