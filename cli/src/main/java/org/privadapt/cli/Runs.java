@@ -139,7 +139,8 @@ public final class Runs {
         for (Ran o : outcomes) {
             diagnostics.add(new java.util.TreeMap<>(o.outcome().diagnostics()));
         }
-        boolean any = diagnostics.stream().anyMatch(m -> !m.isEmpty());
+        // a private method's diagnostics are reported only when it vouches that they are DP or public
+        boolean any = method.diagnosticsArePublic() && diagnostics.stream().anyMatch(m -> !m.isEmpty());
         if (regression) {
             return Report.TaskResult.regression(task.name(), sourceName, targetName, method.name(), sw, runs, mean(acc), std(acc),
                     acc, spend).withDiagnostics(any ? diagnostics : null);

@@ -212,6 +212,15 @@ public final class SupervisedMethods {
             this.dp = dp;
         }
 
+        /**
+         * The diagnostics are the settings chosen by simulation on public rows, the calibration (a function of the
+         * public n, epsilon and delta), the released (noisy) discrepancy and the iterate index drawn from the seed.
+         */
+        @Override
+        public boolean diagnosticsArePublic() {
+            return true;
+        }
+
         @Override
         public String name() {
             return dp ? "pcnvxadap" : "cnvxadap";
@@ -404,6 +413,15 @@ public final class SupervisedMethods {
      * rows as for pcnvxadap (three noise draws per candidate, common to all candidates).
      */
     static final class StatsMethod implements AdaptationMethod {
+        /**
+         * The diagnostics are the settings chosen by simulation on public rows, the calibration (a function of the
+         * public n, epsilon and delta), the released (noisy) discrepancy and the iterate index drawn from the seed.
+         */
+        @Override
+        public boolean diagnosticsArePublic() {
+            return true;
+        }
+
         @Override
         public String name() {
             return "pcnvxadap-stats";
@@ -653,6 +671,15 @@ public final class SupervisedMethods {
 
         NCnvxAdapMethod(boolean dp) {
             this.dp = dp;
+        }
+
+        /**
+         * The diagnostics are the settings chosen by simulation on public rows, the calibration (a function of the
+         * public n, epsilon and delta), the released (noisy) discrepancy and the iterate index drawn from the seed.
+         */
+        @Override
+        public boolean diagnosticsArePublic() {
+            return true;
         }
 
         @Override
@@ -930,6 +957,15 @@ public final class SupervisedMethods {
 
     /** The target-only DP baseline. */
     static final class DpTargetOnly implements AdaptationMethod {
+        /**
+         * Regression: the calibration (public n, epsilon, delta) and the simulation's choice on public rows; classes: the
+         * DP-SGD plan, whose n-dependent fields are public (replace-one, or n declared public, as the model requires).
+         */
+        @Override
+        public boolean diagnosticsArePublic() {
+            return true;
+        }
+
         @Override
         public String name() {
             return "dp-target-only";

@@ -18,6 +18,16 @@ public interface AdaptationMethod {
      * all of a party's rows would make every transformed row depend on every record, and the method's sensitivity
      * bounds would no longer hold).
      */
+    /**
+     * Whether the outcome's diagnostics may go into reports. A private method's diagnostics can hold statistics of
+     * protected rows computed without noise (a vote agreement, a row count), so by default only non-private methods'
+     * are reported; a private method opts in only when every key it writes is a DP output, a public fact or a
+     * function of public data (its docs/privacy page says which).
+     */
+    default boolean diagnosticsArePublic() {
+        return !isPrivate();
+    }
+
     default java.util.Set<String> protectedParties() {
         return java.util.Set.of();
     }
