@@ -173,12 +173,13 @@ public final class StackDpSgdTrainer {
         LearningRateSchedule lr = LearningRateSchedule.parse(c.schedule(), c.learningRate());
         double[][] params = parameters(trainable);
         int n = x.rows();
-        double normaliser = samplingRate(c, n) * n;
+        double q = samplingRate(c, n);
+        double normaliser = q * n;
         double noiseStd = c.noiseMultiplier() * c.clipNorm();
         long used = 0;
         List<Double> losses = new ArrayList<>();
         for (long step = 0; step < c.iterations(); step++) {
-            Step s = preNoiseStep(model, x, y, c, rnd, step);
+            Step s = preNoiseStep(model, x, y, q, c, rnd, step);
             used += s.batchSize();
             double[][] g = s.sum();
             if (noiseStd > 0) {
@@ -267,12 +268,13 @@ public final class StackDpSgdTrainer {
 
     /**
      * One step's query before noise: the sum of the jointly clipped per-example gradients over a Poisson batch drawn
-     * from {@code rnd}, as {@link #train} computes it. The arrays are in the order of
-     * {@link EncoderClassifier#trainableLayers()}, each layer's weights (column-major, as {@code DenseMatrix.data()})
-     * then its bias. Package-private: the neighbouring-dataset tests' hook.
+     * at rate {@code q} from {@code rnd}, as {@link #train} computes it. The rate is a constant of the mechanism (from
+     * the public n), not re-derived from {@code x}, so neighbouring datasets are sampled at the same rate. The arrays
+     * are in the order of {@link EncoderClassifier#trainableLayers()}, each layer's weights (column-major, as
+     * {@code DenseMatrix.data()}) then its bias. Package-private: the neighbouring-dataset tests' hook.
      */
-    static Step preNoiseStep(EncoderClassifier model, FeatureMatrix x, Targets y, Config c, NoiseAndSampling rnd, long step) {
-        int[] batch = poisson(x.rows(), samplingRate(c, x.rows()), rnd);
+    static Step preNoiseStep(EncoderClassifier model, FeatureMatrix x, Targets y, double q, Config c, NoiseAndSampling rnd, long step) {
+        int[] batch = poisson(x.rows(), q, rnd);
         return gradientSum(model, x, y, batch, c.clipNorm(), c.maxPhysicalBatch(), step);
     }
 
