@@ -455,6 +455,8 @@ class StackDpSgdTrainerTest {
         StackDpSgdTrainer.Config c = new StackDpSgdTrainer.Config(1, 10, clip, 1.0, 4, "sgd", 0.1, "constant", 0.0, 1L);
         double q = StackDpSgdTrainer.samplingRate(c, n); // a constant of the mechanism (public n): the same for both
         int withOutlier = 0;
+        double maxAdd = 0;
+        double maxReplace = 0;
         for (Targets[] pair : pairs) {
             EncoderClassifier m = tiny(3, 63);
             m.encoder().layers().get(0).freeze();
@@ -464,17 +466,19 @@ class StackDpSgdTrainerTest {
                 // the first n draws are shared: b's batch is a's, plus the new row when drawn
                 assertThat(b.batchSize() - a.batchSize()).isBetween(0, 1);
                 double d = distance(a.sum(), b.sum());
-                assertThat(d).as("add one, seed %d", seed).isLessThanOrEqualTo(clip * (1 + 1e-9));
                 if (b.batchSize() > a.batchSize()) {
                     withOutlier++;
                     assertThat(d).as("the outlier's clipped gradient is at the bound").isGreaterThan(0.99 * clip);
                 } else {
                     assertThat(d).isZero();
                 }
+                maxAdd = Math.max(maxAdd, d);
                 StackDpSgdTrainer.Step rep = StackDpSgdTrainer.preNoiseStep(m, replaced, pair[0], q, c, new SeededRandomness(seed), 0);
-                assertThat(distance(a.sum(), rep.sum())).as("replace one, seed %d", seed).isLessThanOrEqualTo(2 * clip * (1 + 1e-9));
+                maxReplace = Math.max(maxReplace, distance(a.sum(), rep.sum()));
             }
         }
+        assertThat(maxAdd).as("add one").isLessThanOrEqualTo(clip * (1 + 1e-9));
+        assertThat(maxReplace).as("replace one").isLessThanOrEqualTo(2 * clip * (1 + 1e-9)).isGreaterThan(clip);
         assertThat(withOutlier).as("some batches contain the added row").isGreaterThan(3);
     }
 
