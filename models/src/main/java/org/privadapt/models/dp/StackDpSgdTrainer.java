@@ -304,7 +304,7 @@ public final class StackDpSgdTrainer {
      */
     static Step gradientSum(EncoderClassifier model, FeatureMatrix x, Targets y, int[] batch, double clip, int maxPhysicalBatch, long step) {
         List<DenseLayer> trainable = model.trainableLayers();
-        double[][] sum = zeros(trainable);
+        double[][] sum = new double[2 * trainable.size()][]; // the first chunk's arrays are taken, later chunks added
         boolean encoderTrains = model.encoder().layers().stream().anyMatch(l -> !l.frozen());
         double lossSum = 0;
         for (int from = 0; from < batch.length; from += maxPhysicalBatch) {
@@ -330,12 +330,17 @@ public final class StackDpSgdTrainer {
             var g = PerExample.weightedSum(pieces, factors);
             for (int l = 0; l < trainable.size(); l++) {
                 PerExample.Grad gl = g.get(trainable.get(l));
-                add(sum[2 * l], gl.w().data());
-                add(sum[2 * l + 1], gl.b());
+                if (from == 0) {
+                    sum[2 * l] = gl.w().data();
+                    sum[2 * l + 1] = gl.b();
+                } else {
+                    add(sum[2 * l], gl.w().data());
+                    add(sum[2 * l + 1], gl.b());
+                }
             }
             lossSum += y.lossSum(logits, idx);
         }
-        return new Step(sum, lossSum, batch.length);
+        return new Step(batch.length == 0 ? zeros(trainable) : sum, lossSum, batch.length);
     }
 
     private static double[][] parameters(List<DenseLayer> layers) {
