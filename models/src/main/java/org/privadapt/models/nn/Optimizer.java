@@ -1,11 +1,18 @@
 package org.privadapt.models.nn;
 
 /**
- * Updates a network from a (possibly privatised) gradient. Optimisers only post-process the gradient they are
- * given, so their state (momentum, moments) carries no extra privacy cost.
+ * Updates a network, or any fixed list of parameter arrays, from a (possibly privatised) gradient. Optimisers only
+ * post-process the gradient they are given, so their state (momentum, moments) carries no extra privacy cost. One
+ * optimiser instance keeps its state per position in the list, so it must always be given the same arrays in the
+ * same order.
  */
 public interface Optimizer {
-    void step(Network net, Gradients g, double learningRate);
+    default void step(Network net, Gradients g, double learningRate) {
+        step(params(net), g.arrays(), learningRate);
+    }
+
+    /** {@code params[k]} moves by the update of {@code grads[k]} (same shapes, same order at every call). */
+    void step(double[][] params, double[][] grads, double learningRate);
 
     String describe();
 
@@ -15,9 +22,7 @@ public interface Optimizer {
             private double[][] velocity;
 
             @Override
-            public void step(Network net, Gradients g, double lr) {
-                double[][] ga = g.arrays();
-                double[][] pa = params(net);
+            public void step(double[][] pa, double[][] ga, double lr) {
                 if (momentum > 0 && velocity == null) {
                     velocity = new double[ga.length][];
                     for (int k = 0; k < ga.length; k++) {
@@ -56,9 +61,7 @@ public interface Optimizer {
             private long t;
 
             @Override
-            public void step(Network net, Gradients g, double lr) {
-                double[][] ga = g.arrays();
-                double[][] pa = params(net);
+            public void step(double[][] pa, double[][] ga, double lr) {
                 if (m == null) {
                     m = new double[ga.length][];
                     v = new double[ga.length][];
