@@ -1,18 +1,20 @@
 package org.privadapt.models.nn;
 
 /**
- * Updates a network, or any fixed list of parameter arrays, from a (possibly privatised) gradient. Optimisers only
- * post-process the gradient they are given, so their state (momentum, moments) carries no extra privacy cost. One
- * optimiser instance keeps its state per position in the list, so it must always be given the same arrays in the
- * same order.
+ * Updates a network from a (possibly privatised) gradient. Optimisers only post-process the gradient they are
+ * given, so their state (momentum, moments) carries no extra privacy cost.
+ *
+ * <p>The state is kept per parameter array, by position: {@link #step(double[][], double[][], double)} must be
+ * called with the same arrays in the same order every time (the {@link Network} form does so itself); it lets
+ * modules that are not a {@link Network} (e.g. the engine's stacks) use the same optimisers.
  */
 public interface Optimizer {
+    /** One update of {@code params[k]} from {@code grads[k]} (same shapes, same order on every call). */
+    void step(double[][] params, double[][] grads, double learningRate);
+
     default void step(Network net, Gradients g, double learningRate) {
         step(params(net), g.arrays(), learningRate);
     }
-
-    /** {@code params[k]} moves by the update of {@code grads[k]} (same shapes, same order at every call). */
-    void step(double[][] params, double[][] grads, double learningRate);
 
     String describe();
 
@@ -55,6 +57,17 @@ public interface Optimizer {
 
     /** Adam (Kingma and Ba 2015) with bias correction. */
     static Optimizer adam(double beta1, double beta2, double eps) {
+        return adamW(beta1, beta2, eps, 0.0);
+    }
+
+    /**
+     * AdamW (Loshchilov and Hutter 2019): Adam with decoupled weight decay, {@code theta -= lr wd theta} before the
+     * Adam step, on every parameter array given (PyTorch's default, biases included). {@code weightDecay = 0} is Adam.
+     */
+    static Optimizer adamW(double beta1, double beta2, double eps, double weightDecay) {
+        if (!(weightDecay >= 0)) {
+            throw new IllegalArgumentException("weight decay must be >= 0, got " + weightDecay);
+        }
         return new Optimizer() {
             private double[][] m;
             private double[][] v;
@@ -73,6 +86,7 @@ public interface Optimizer {
                 t++;
                 double c1 = 1 - Math.pow(beta1, t);
                 double c2 = 1 - Math.pow(beta2, t);
+                double decay = 1 - lr * weightDecay;
                 for (int k = 0; k < ga.length; k++) {
                     double[] p = pa[k];
                     double[] d = ga[k];
@@ -81,6 +95,9 @@ public interface Optimizer {
                     for (int j = 0; j < p.length; j++) {
                         mk[j] = beta1 * mk[j] + (1 - beta1) * d[j];
                         vk[j] = beta2 * vk[j] + (1 - beta2) * d[j] * d[j];
+                        if (weightDecay > 0) {
+                            p[j] *= decay;
+                        }
                         p[j] -= lr * (mk[j] / c1) / (Math.sqrt(vk[j] / c2) + eps);
                     }
                 }
@@ -88,7 +105,8 @@ public interface Optimizer {
 
             @Override
             public String describe() {
-                return "adam(beta1=" + beta1 + ", beta2=" + beta2 + ")";
+                return weightDecay > 0 ? "adamw(beta1=" + beta1 + ", beta2=" + beta2 + ", weight_decay=" + weightDecay + ")"
+                        : "adam(beta1=" + beta1 + ", beta2=" + beta2 + ")";
             }
         };
     }
@@ -98,7 +116,8 @@ public interface Optimizer {
             case "sgd" -> sgd(0);
             case "momentum" -> sgd(0.9);
             case "adam" -> adam(0.9, 0.999, 1e-8);
-            default -> throw new IllegalArgumentException("unknown optimizer '" + name + "' (sgd, momentum, adam)");
+            case "adamw" -> adamW(0.9, 0.999, 1e-8, 0.01);
+            default -> throw new IllegalArgumentException("unknown optimizer '" + name + "' (sgd, momentum, adam, adamw)");
         };
     }
 
