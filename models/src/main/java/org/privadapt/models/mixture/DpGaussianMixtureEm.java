@@ -58,10 +58,12 @@ public final class DpGaussianMixtureEm {
      * @param countFloor      noisy counts are raised to at least this (post-processing; default 1)
      * @param eigenvalueFloor covariance eigenvalues (variances for diagonal) are raised to at least this
      *                        (post-processing; default 1e-6)
+     * @param noiseFloorScale eigenvalues (variances) are also raised to this multiple of the noise's scale in
+     *                        {@code M_k / N_k} ({@link #varianceFloor}; post-processing; default 1, 0 disables)
      * @param initSeed        seed of the public generator that draws the initial means from N(mu_0, Sigma_0)
      */
     public record Config(int k, CovarianceType covarianceType, double clipNorm, int iterations, double noiseMultiplier,
-                         double countFloor, double eigenvalueFloor, long initSeed) {
+                         double countFloor, double eigenvalueFloor, double noiseFloorScale, long initSeed) {
         public Config {
             if (k < 1) {
                 throw new IllegalArgumentException("number of components must be >= 1, got " + k);
@@ -82,17 +84,20 @@ public final class DpGaussianMixtureEm {
             if (!(eigenvalueFloor > 0) || !(eigenvalueFloor < clipNorm * clipNorm)) {
                 throw new IllegalArgumentException("eigenvalue floor must be in (0, R^2), got " + eigenvalueFloor);
             }
+            if (!(noiseFloorScale >= 0) || Double.isInfinite(noiseFloorScale)) {
+                throw new IllegalArgumentException("noise floor scale must be >= 0 and finite, got " + noiseFloorScale);
+            }
         }
 
-        /** With count floor 1 and eigenvalue floor 1e-6 (or R^2 / 2 if that is smaller). */
+        /** With count floor 1, eigenvalue floor 1e-6 (or R^2 / 2 if that is smaller) and noise floor scale 1. */
         public static Config of(int k, CovarianceType covarianceType, double clipNorm, int iterations, double noiseMultiplier,
                                 long initSeed) {
             return new Config(k, covarianceType, clipNorm, iterations, noiseMultiplier, 1.0,
-                    Math.min(1e-6, clipNorm * clipNorm / 2), initSeed);
+                    Math.min(1e-6, clipNorm * clipNorm / 2), 1.0, initSeed);
         }
 
         public Config withNoiseMultiplier(double sigma) {
-            return new Config(k, covarianceType, clipNorm, iterations, sigma, countFloor, eigenvalueFloor, initSeed);
+            return new Config(k, covarianceType, clipNorm, iterations, sigma, countFloor, eigenvalueFloor, noiseFloorScale, initSeed);
         }
 
         /** T + 1: the initial release and one per iteration. */
@@ -272,14 +277,13 @@ public final class DpGaussianMixtureEm {
      * Post-processing of released statistics into a valid mixture (reads nothing else): counts raised to the floor,
      * weights the normalised counts, means {@code S_k / N_k} projected onto the ball of radius R (every clipped row
      * lies in it, so its means do), covariances {@code M_k / N_k - mu_k mu_k^T} with eigenvalues (variances for
-     * diagonal) clamped to [eigenvalueFloor, R^2] (a distribution on the ball has no variance above R^2 in any
-     * direction).
+     * diagonal) clamped to [{@link #varianceFloor}, R^2] (a distribution on the ball has no variance above R^2 in
+     * any direction).
      */
     static GaussianMixture fromNoisyStatistics(SufficientStatistics s, Config c) {
         int k = s.components();
         int d = s.dimension();
         double r2 = c.clipNorm() * c.clipNorm();
-        double lo = c.eigenvalueFloor();
         double[] counts = new double[k];
         double total = 0;
         for (int m = 0; m < k; m++) {
@@ -299,6 +303,7 @@ public final class DpGaussianMixtureEm {
         if (s.covarianceType() == CovarianceType.DIAGONAL) {
             DenseMatrix var = DenseMatrix.zeros(k, d);
             for (int m = 0; m < k; m++) {
+                double lo = varianceFloor(c, d, counts[m], CovarianceType.DIAGONAL);
                 double[] diag = s.secondMomentDiagonal(m);
                 for (int j = 0; j < d; j++) {
                     double mu = means.get(m, j);
@@ -320,9 +325,23 @@ public final class DpGaussianMixtureEm {
                 }
             }
             sigma.symmetrizeInPlace();
+            double lo = varianceFloor(c, d, counts[m], CovarianceType.FULL);
             cov.add(LinAlg.eigh(sigma).apply(v -> Math.min(r2, Math.max(lo, v))));
         }
         return GaussianMixture.full(w, means, cov);
+    }
+
+    /**
+     * The smallest eigenvalue (variance) kept for a component with floored noisy count {@code n}: the configured floor,
+     * or {@code noiseFloorScale} times the scale of the noise in {@code M_k / N_k} if larger. That noise has std
+     * sigma R^2 / N_k per diagonal entry; for a full moment it is a symmetric Gaussian matrix whose spectral norm is
+     * about {@code sqrt(2 d)} times that, so eigenvalues below it are mostly noise. Reads only public parameters and
+     * the noisy count (post-processing); capped below R^2.
+     */
+    static double varianceFloor(Config c, int d, double n, CovarianceType type) {
+        double r2 = c.clipNorm() * c.clipNorm();
+        double noise = c.noiseMultiplier() * r2 / n * (type == CovarianceType.FULL ? Math.sqrt(2.0 * d) : 1.0);
+        return Math.min(Math.max(c.eigenvalueFloor(), c.noiseFloorScale() * noise), r2);
     }
 
     private static double[] projectToBall(double[] v, double r) {
