@@ -218,6 +218,79 @@ class DpGaussianMixtureNeighboursTest {
         }
     }
 
+    /** Seeded noise that remembers every noise vector it adds. */
+    static final class RecordingNoise implements org.privadapt.models.dp.NoiseAndSampling {
+        final SessionRandomness inner = seeded(7);
+        final List<double[]> added = new ArrayList<>();
+
+        @Override
+        public boolean bernoulli(double p) {
+            return inner.bernoulli(p);
+        }
+
+        @Override
+        public void addGaussian(double[] v, double sigma) {
+            double[] before = v.clone();
+            inner.addGaussian(v, sigma);
+            double[] noise = new double[v.length];
+            for (int i = 0; i < v.length; i++) {
+                noise[i] = v[i] - before[i];
+            }
+            added.add(noise);
+        }
+
+        @Override
+        public boolean isPrivate() {
+            return false;
+        }
+
+        @Override
+        public String description() {
+            return inner.description();
+        }
+    }
+
+    @Test
+    void eachReleaseIsTheExposedQueryOnTheClippedRowsPlusNoise() {
+        // ties the harness to the fit: what the fit releases is exactly statistics(clipRows(D), input) + noise, so the
+        // sensitivity checked above on those functions is the sensitivity of what is released
+        for (CovarianceType type : CovarianceType.values()) {
+            DenseMatrix x = with(base(), new double[] {100, -50, 20, 3});
+            DpGaussianMixtureEm.Config c = DpGaussianMixtureEm.Config.of(3, type, R, 4, 1.0, 11);
+            RecordingNoise noise = new RecordingNoise();
+            List<GaussianMixture> inputs = new ArrayList<>();
+            List<SufficientStatistics> released = new ArrayList<>();
+            DpGaussianMixtureEm.fit(x, c, noise, (i, in, noisy) -> {
+                inputs.add(in);
+                released.add(noisy);
+            });
+            assertThat(noise.added).hasSize(3 * 5);
+            DenseMatrix z = DpGaussianMixtureEm.clipRows(x, R);
+            for (int t = 0; t < 5; t++) {
+                SufficientStatistics q = t == 0 ? DpGaussianMixtureEm.initialStatistics(z, type) : DpGaussianMixtureEm.statistics(z, inputs.get(t));
+                SufficientStatistics r = released.get(t);
+                assertQueryPlusNoise(type + " release " + t + " counts", r.countVector(), q.countVector(), noise.added.get(3 * t), 1.0);
+                assertQueryPlusNoise(type + " release " + t + " sums", r.sumVector(), q.sumVector(), noise.added.get(3 * t + 1), R);
+                assertQueryPlusNoise(type + " release " + t + " moments", r.secondMomentVector(), q.secondMomentVector(),
+                        noise.added.get(3 * t + 2), R * R);
+            }
+        }
+    }
+
+    /** released = query + noise, and the noise's empirical scale is about its declared std (sigma = 1 times scale). */
+    static void assertQueryPlusNoise(String what, double[] released, double[] query, double[] noise, double scale) {
+        assertThat(noise).as(what).hasSameSizeAs(query);
+        double ss = 0;
+        for (int i = 0; i < released.length; i++) {
+            assertThat(released[i]).as("%s coordinate %d", what, i)
+                    .isCloseTo(query[i] + noise[i], within(1e-9 * (1 + Math.abs(query[i]) + Math.abs(noise[i]))));
+            ss += noise[i] * noise[i];
+        }
+        if (noise.length >= 30) {
+            assertThat(Math.sqrt(ss / noise.length) / scale).as(what + " noise scale").isBetween(0.6, 1.4);
+        }
+    }
+
     static void assertSameNoise(String what, double[] releasedA, double[] releasedB, double[] queryA, double[] queryB) {
         for (int i = 0; i < releasedA.length; i++) {
             double scale = 1 + Math.abs(releasedA[i]) + Math.abs(queryA[i]);
