@@ -266,29 +266,31 @@ class DpGaussianMixtureNeighboursTest {
             });
             assertThat(noise.added).hasSize(3 * 5);
             DenseMatrix z = DpGaussianMixtureEm.clipRows(x, R);
+            double[][] pooled = new double[3][2]; // per block: sum of squared noise / scale^2, number of coordinates
             for (int t = 0; t < 5; t++) {
                 SufficientStatistics q = t == 0 ? DpGaussianMixtureEm.initialStatistics(z, type) : DpGaussianMixtureEm.statistics(z, inputs.get(t));
                 SufficientStatistics r = released.get(t);
-                assertQueryPlusNoise(type + " release " + t + " counts", r.countVector(), q.countVector(), noise.added.get(3 * t), 1.0);
-                assertQueryPlusNoise(type + " release " + t + " sums", r.sumVector(), q.sumVector(), noise.added.get(3 * t + 1), R);
+                assertQueryPlusNoise(type + " release " + t + " counts", r.countVector(), q.countVector(), noise.added.get(3 * t), 1.0, pooled[0]);
+                assertQueryPlusNoise(type + " release " + t + " sums", r.sumVector(), q.sumVector(), noise.added.get(3 * t + 1), R, pooled[1]);
                 assertQueryPlusNoise(type + " release " + t + " moments", r.secondMomentVector(), q.secondMomentVector(),
-                        noise.added.get(3 * t + 2), R * R);
+                        noise.added.get(3 * t + 2), R * R, pooled[2]);
+            }
+            // sigma = 1: each block's noise has std 1, R, R^2 per coordinate (13, 52 and >= 52 coordinates pooled)
+            for (int b = 0; b < 3; b++) {
+                assertThat(Math.sqrt(pooled[b][0] / pooled[b][1])).as("%s block %d noise std / declared", type, b).isBetween(0.55, 1.45);
             }
         }
     }
 
-    /** released = query + noise, and the noise's empirical scale is about its declared std (sigma = 1 times scale). */
-    static void assertQueryPlusNoise(String what, double[] released, double[] query, double[] noise, double scale) {
+    /** released = query + noise; adds the noise's squared size over scale^2 and its length to {@code pool}. */
+    static void assertQueryPlusNoise(String what, double[] released, double[] query, double[] noise, double scale, double[] pool) {
         assertThat(noise).as(what).hasSameSizeAs(query);
-        double ss = 0;
         for (int i = 0; i < released.length; i++) {
             assertThat(released[i]).as("%s coordinate %d", what, i)
                     .isCloseTo(query[i] + noise[i], within(1e-9 * (1 + Math.abs(query[i]) + Math.abs(noise[i]))));
-            ss += noise[i] * noise[i];
+            pool[0] += noise[i] * noise[i] / (scale * scale);
         }
-        if (noise.length >= 30) {
-            assertThat(Math.sqrt(ss / noise.length) / scale).as(what + " noise scale").isBetween(0.6, 1.4);
-        }
+        pool[1] += noise.length;
     }
 
     static void assertSameNoise(String what, double[] releasedA, double[] releasedB, double[] queryA, double[] queryB) {
