@@ -42,7 +42,7 @@ public final class TaskPreparation {
         for (Dataset d : new Dataset[] {source, evaluation}) {
             if (d.labels().orElse(null) instanceof org.privadapt.data.MultiLabels m) {
                 throw new IllegalArgumentException("domain '" + d.domain() + "' has multi-label targets (" + m.numLabels()
-                        + " labels): the adaptation methods do not support multi-label targets");
+                        + " labels): the method does not support multi-label targets (none does yet)");
             }
         }
         if (source.labels().orElse(null) instanceof org.privadapt.data.RealTargets) {
