@@ -10,7 +10,8 @@ import org.privadapt.math.FeatureMatrix;
 
 /**
  * One domain's examples: a feature matrix (dense or sparse, one example per row), optional labels (class labels
- * with names, real targets, or multi-label binary targets), optional feature names, the domain's name and the data's provenance.
+ * with names, real targets, or multi-label binary targets), optional feature names, the domain's name and the
+ * data's provenance.
  * Immutable: every operation returns a new dataset whose provenance records what was done.
  */
 public final class Dataset {
