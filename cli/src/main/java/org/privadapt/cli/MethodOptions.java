@@ -34,6 +34,10 @@ public final class MethodOptions {
                 if (y instanceof org.privadapt.data.ClassLabels c) {
                     return d.withLabels(org.privadapt.data.RealTargets.fromClasses(c, d.firstFile()), "class labels as real targets (--task regression)");
                 }
+                if (y instanceof org.privadapt.data.MultiLabels) {
+                    throw new org.privadapt.data.DataException(d.firstFile(), null, "domain '" + d.domain() + "' has multi-label "
+                            + "targets; --task regression does not support multi-label targets");
+                }
                 return d;
             }
             case "classification" -> {

@@ -329,7 +329,8 @@ public final class Runs {
     }
 
     public static String labelSummary(Dataset d) {
-        return d.labels().map(l -> l instanceof ClassLabels c ? c.numClasses() + " classes" : "real-valued targets")
+        return d.labels().map(l -> l instanceof ClassLabels c ? c.numClasses() + " classes"
+                : l instanceof org.privadapt.data.MultiLabels m ? m.numLabels() + " binary labels (multi-label)" : "real-valued targets")
                 .orElse("unlabelled");
     }
 

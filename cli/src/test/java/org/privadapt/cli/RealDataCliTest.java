@@ -50,7 +50,8 @@ class RealDataCliTest {
         CliHarness.Result r = CliHarness.run("datasets", "--json");
         assertThat(r.code()).as(r.err()).isZero();
         JsonNode suites = Json.MAPPER.readTree(r.out()).get("suites");
-        assertThat(suites).hasSize(12); // the manifest's 11 data sets; south-german-credit read with two labels
+        assertThat(suites).hasSize(13); // the manifest's 11 data sets; south-german-credit read with two labels, iu-chest-xray
+                                        // also as paper 004's multi-label findings -> impression suite
         for (JsonNode s : suites) {
             if (!s.get("present").asBoolean()) {
                 continue;
@@ -144,5 +145,30 @@ class RealDataCliTest {
         assertThat(json.get("datasets").get(2).get("domain").asText()).isEqualTo("amazon-reviews/kitchen:test");
         assertThat(json.get("datasets").get(2).get("rows").asInt()).isEqualTo(5945);
         assertThat(json.get("results").get(0).get("accuracy_mean").asDouble()).isGreaterThan(0.6);
+    }
+
+    @Test
+    void multiLabelSuiteIsListedAndRefusedByTheMethodsWithOneLine() throws Exception {
+        requireFile("iu-chest-xray/indiana_reports.csv");
+        CliHarness.Result d = CliHarness.run("datasets", "--json");
+        assertThat(d.code()).as(d.err()).isZero();
+        JsonNode uda = null;
+        for (JsonNode s : Json.MAPPER.readTree(d.out()).get("suites")) {
+            if (s.get("name").asText().equals("iu-chest-xray-uda")) {
+                uda = s;
+            }
+        }
+        assertThat(uda).isNotNull();
+        assertThat(uda.get("domains").get(0).get("rows").asInt()).isEqualTo(1665);
+        assertThat(uda.get("domains").get(1).get("rows").asInt()).isEqualTo(1666);
+        assertThat(uda.get("domains").get(0).get("labels").asText()).isEqualTo("9 labels (multi-label)");
+        CliHarness.Result r = CliHarness.run("run", "--method", "source-only", "--source", "iu-chest-xray-uda/findings",
+                "--target", "iu-chest-xray-uda/impression");
+        assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("source-only: ").contains("does not support multi-label targets");
+        assertThat(r.err().strip().lines().count()).as(r.err()).isEqualTo(1);
+        CliHarness.Result b = CliHarness.run("bench", "iu-chest-xray-uda", "--methods", "coral", "--out", dir.resolve("b.json").toString());
+        assertThat(b.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(b.err()).contains("does not support multi-label targets");
     }
 }

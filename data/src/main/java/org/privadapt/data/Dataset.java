@@ -10,7 +10,8 @@ import org.privadapt.math.FeatureMatrix;
 
 /**
  * One domain's examples: a feature matrix (dense or sparse, one example per row), optional labels (class labels
- * with names, or real targets), optional feature names, the domain's name and the data's provenance.
+ * with names, real targets, or multi-label binary targets), optional feature names, the domain's name and the
+ * data's provenance.
  * Immutable: every operation returns a new dataset whose provenance records what was done.
  */
 public final class Dataset {
@@ -68,7 +69,7 @@ public final class Dataset {
         return Optional.ofNullable(labels);
     }
 
-    /** True when labels are class labels. */
+    /** True when labels are (single-label) class labels; false for multi-label targets. */
     public boolean isClassification() {
         return labels instanceof ClassLabels;
     }
@@ -81,6 +82,10 @@ public final class Dataset {
     public ClassLabels classLabels() throws DataException {
         if (labels instanceof ClassLabels c) {
             return c;
+        }
+        if (labels instanceof MultiLabels m) {
+            throw new DataException(firstFile(), null, "domain '" + domain + "' has multi-label targets (" + m.numLabels()
+                    + " labels), but single-label class labels are required here: this does not support multi-label targets");
         }
         throw new DataException(firstFile(), null, labels == null
                 ? "domain '" + domain + "' has no labels, but labels are required here"

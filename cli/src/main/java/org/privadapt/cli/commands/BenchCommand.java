@@ -381,7 +381,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     private List<String[]> resolveTasks(Suite suite) throws DataException {
         if (tasks == null || tasks.isEmpty()) {
-            return suite.allPairs();
+            return suite.taskPairs();
         }
         List<String[]> out = new ArrayList<>();
         for (String t : tasks) {

@@ -96,6 +96,7 @@ public final class DatasetsCommand implements Callable<Integer> {
                             try {
                                 Dataset ds = reg.load(s.name(), d.name(), sp.name());
                                 String labels = ds.labels().map(l -> l instanceof ClassLabels c ? c.numClasses() + " classes"
+                                        : l instanceof org.privadapt.data.MultiLabels m ? m.numLabels() + " labels (multi-label)"
                                         : "real").orElse("none");
                                 String status = (er != null && er != ds.size()) || (ec != null && ec != ds.dimension())
                                         ? "shape differs from MANIFEST" : "ok";

@@ -62,8 +62,9 @@ public record Report(String tool, String version, String command, String created
     public record DatasetInfo(String role, String domain, int rows, int cols, String labels,
                               List<Provenance.SourceFile> files, List<String> steps) {
         public static DatasetInfo of(String role, Dataset d) {
-            String labels = d.labels().map(l -> l instanceof org.privadapt.data.ClassLabels c
-                    ? c.numClasses() + " classes" : "real-valued").orElse("none");
+            String labels = d.labels().map(l -> l instanceof org.privadapt.data.ClassLabels c ? c.numClasses() + " classes"
+                    : l instanceof org.privadapt.data.MultiLabels m ? m.numLabels() + " binary labels (multi-label)"
+                    : "real-valued").orElse("none");
             return new DatasetInfo(role, d.domain(), d.size(), d.dimension(), labels, d.provenance().files(),
                     d.provenance().steps());
         }

@@ -63,6 +63,7 @@ public final class BenchmarkRegistry {
         r.addGasTurbine();
         r.addWind();
         r.addChestXray();
+        r.add(IuChestXrayUda.suite(), IuChestXrayUda::readAll);
         return r;
     }
 

@@ -10,20 +10,29 @@ import java.util.Optional;
  *
  * @param name        registry name, e.g. {@code office-caltech10}
  * @param title       one-line description
- * @param task        {@code classification} or {@code regression}
+ * @param task        {@code classification}, {@code regression} or {@code multi-label classification}
  * @param domains     the domains, in canonical order
  * @param files       data files relative to the data root
  * @param notes       how domains, labels and features are defined (shown by {@code privadapt datasets})
  * @param adaptSplit  the split of the target used (unlabelled) for adaptation
  * @param evalSplit   the split of the target used for evaluation
  * @param trainSplit  the split of the source used for training
+ * @param fixedTasks  the suite's tasks as {@code source->target} domain names when only those make sense; empty for
+ *                    every ordered pair of domains ({@link #taskPairs()})
  */
 public record Suite(String name, String title, String task, List<Domain> domains, List<String> files, String notes,
-                    String trainSplit, String adaptSplit, String evalSplit) {
+                    String trainSplit, String adaptSplit, String evalSplit, List<String> fixedTasks) {
 
     public Suite {
         domains = List.copyOf(domains);
         files = List.copyOf(files);
+        fixedTasks = List.copyOf(fixedTasks);
+    }
+
+    /** A suite whose tasks are every ordered pair of its domains. */
+    public Suite(String name, String title, String task, List<Domain> domains, List<String> files, String notes,
+                 String trainSplit, String adaptSplit, String evalSplit) {
+        this(name, title, task, domains, files, notes, trainSplit, adaptSplit, evalSplit, List.of());
     }
 
     /** A domain and its splits. */
@@ -49,6 +58,18 @@ public record Suite(String name, String title, String task, List<Domain> domains
             }
         }
         return Optional.empty();
+    }
+
+    /** The suite's tasks (source, target): its fixed tasks if it declares some, else {@link #allPairs()}. */
+    public List<String[]> taskPairs() {
+        if (fixedTasks.isEmpty()) {
+            return allPairs();
+        }
+        List<String[]> pairs = new ArrayList<>();
+        for (String t : fixedTasks) {
+            pairs.add(t.split("->", 2));
+        }
+        return pairs;
     }
 
     /** Every ordered pair of distinct domains (source, target): 12 for four domains. */

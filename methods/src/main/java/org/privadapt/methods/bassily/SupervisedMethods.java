@@ -157,6 +157,9 @@ public final class SupervisedMethods {
         if (y instanceof RealTargets r) {
             return r.values();
         }
+        if (y instanceof org.privadapt.data.MultiLabels) {
+            throw new IllegalArgumentException(what + " does not support multi-label targets (it is for regression)");
+        }
         throw new IllegalArgumentException(what + " is for regression (real-valued targets); this task has class labels "
                 + "(ncnvxadap / pncnvxadap handle classes)");
     }

@@ -60,6 +60,10 @@ public record SupervisedProtocol(DenseMatrix xSource, Labels ySource, DenseMatri
             throw new DataException(pool.firstFile(), null, "paper 003's protocol needs the target's labels (its private "
                     + "training rows are labelled)");
         }
+        if (pool.labels().orElseThrow() instanceof org.privadapt.data.MultiLabels
+                || task.source().labels().orElse(null) instanceof org.privadapt.data.MultiLabels) {
+            throw new IllegalArgumentException("paper 003's supervised protocol does not support multi-label targets");
+        }
         int size = pool.size();
         int test = config.intParam("target-test", (int) Math.min(2000, Math.round(0.4 * size)));
         int validation = config.intParam("target-validation", (int) Math.min(1000, Math.round(0.2 * size)));

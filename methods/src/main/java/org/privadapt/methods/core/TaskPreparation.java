@@ -22,7 +22,8 @@ public final class TaskPreparation {
      * As above; {@code protectedParties} ("source", "target") must only be preprocessed with row-local steps.
      *
      * @throws IllegalArgumentException naming the offending step when a protected party would be preprocessed with
-     *                                  a step fitted on its data
+     *                                  a step fitted on its data; or when the source or evaluation rows carry
+     *                                  {@link org.privadapt.data.MultiLabels}, which no method supports yet
      */
     public static AdaptationTask prepare(String name, Dataset source, Dataset target, Dataset evaluation,
                                          Preprocessing preprocessing, java.util.Set<String> protectedParties)
@@ -38,6 +39,12 @@ public final class TaskPreparation {
         evaluation.requireNonEmpty().requireFinite();
         source.requireSameDimension(target);
         source.requireSameDimension(evaluation);
+        for (Dataset d : new Dataset[] {source, evaluation}) {
+            if (d.labels().orElse(null) instanceof org.privadapt.data.MultiLabels m) {
+                throw new IllegalArgumentException("domain '" + d.domain() + "' has multi-label targets (" + m.numLabels()
+                        + " labels): the method does not support multi-label targets (none does yet)");
+            }
+        }
         if (source.labels().orElse(null) instanceof org.privadapt.data.RealTargets) {
             // regression: the evaluation rows need real-valued targets too
             if (!(evaluation.labels().orElse(null) instanceof org.privadapt.data.RealTargets)) {
