@@ -162,10 +162,10 @@ class RealDataCliTest {
         assertThat(uda.get("domains").get(0).get("rows").asInt()).isEqualTo(1665);
         assertThat(uda.get("domains").get(1).get("rows").asInt()).isEqualTo(1666);
         assertThat(uda.get("domains").get(0).get("labels").asText()).isEqualTo("9 labels (multi-label)");
-        CliHarness.Result r = CliHarness.run("run", "--method", "source-only", "--source", "iu-chest-xray-uda/findings",
+        CliHarness.Result r = CliHarness.run("run", "--method", "coral", "--source", "iu-chest-xray-uda/findings",
                 "--target", "iu-chest-xray-uda/impression");
         assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-        assertThat(r.err()).contains("source-only: ").contains("does not support multi-label targets");
+        assertThat(r.err()).contains("coral: ").contains("does not support multi-label targets");
         assertThat(r.err().strip().lines().count()).as(r.err()).isEqualTo(1);
         CliHarness.Result b = CliHarness.run("bench", "iu-chest-xray-uda", "--methods", "coral", "--out", dir.resolve("b.json").toString());
         assertThat(b.code()).isEqualTo(ExitCodes.USAGE);

@@ -28,6 +28,19 @@ public interface AdaptationMethod {
         return !isPrivate();
     }
 
+    /**
+     * Whether the method runs on {@code task} when its source carries multi-label targets
+     * ({@link org.privadapt.data.MultiLabels}); the others refuse such a task with a one-line message.
+     */
+    default boolean supportsMultiLabel(AdaptationTask task, MethodConfig config) {
+        return false;
+    }
+
+    /** True when {@code task}'s source carries multi-label targets. */
+    static boolean isMultiLabel(AdaptationTask task) {
+        return task.source().labels().orElse(null) instanceof org.privadapt.data.MultiLabels;
+    }
+
     default java.util.Set<String> protectedParties() {
         return java.util.Set.of();
     }

@@ -10,7 +10,9 @@ import org.privadapt.privacy.PrivacyCost;
  *
  * <p>A classification outcome has class {@code predictions} and their {@code accuracy}; {@code values} is empty and
  * {@code mse} NaN. A regression outcome ({@link #regression}) has real-valued {@code values} and their mean squared
- * error {@code mse}; {@code accuracy} is NaN and {@code predictions} empty.
+ * error {@code mse}; {@code accuracy} is NaN and {@code predictions} empty. A multi-label outcome
+ * ({@link #multiLabel}) has the mean per-label accuracy as {@code accuracy}, the label names as {@code classNames}, no
+ * class predictions, and its per-label scores in the diagnostics ({@code per_label}).
  */
 public record AdaptationOutcome(String method, double accuracy, int[] predictions, List<String> classNames,
                                 Map<String, PrivacyCost> privacy, Map<String, Object> diagnostics, double[] values,
@@ -33,6 +35,17 @@ public record AdaptationOutcome(String method, double accuracy, int[] prediction
     public static AdaptationOutcome regression(String method, double mse, double[] values, Map<String, PrivacyCost> privacy,
                                                Map<String, Object> diagnostics) {
         return new AdaptationOutcome(method, Double.NaN, new int[0], List.of(), privacy, diagnostics, values, mse);
+    }
+
+    /** A multi-label outcome: mean per-label accuracy over the evaluation rows, per-label scores in {@code diagnostics}. */
+    public static AdaptationOutcome multiLabel(String method, double meanLabelAccuracy, List<String> labelNames,
+                                               Map<String, PrivacyCost> privacy, Map<String, Object> diagnostics) {
+        return new AdaptationOutcome(method, meanLabelAccuracy, new int[0], labelNames, privacy, diagnostics, new double[0], Double.NaN);
+    }
+
+    /** True for a multi-label outcome (a score but no class predictions). */
+    public boolean isMultiLabel() {
+        return !isRegression() && predictions.length == 0 && !Double.isNaN(accuracy);
     }
 
     /** True for a regression outcome. */

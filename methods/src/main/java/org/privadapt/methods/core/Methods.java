@@ -23,6 +23,7 @@ public final class Methods {
         register(new org.privadapt.methods.pate.PateMethod());
         org.privadapt.methods.dpda.AdversarialMethod.all().forEach(Methods::register);
         org.privadapt.methods.bassily.SupervisedMethods.all().forEach(Methods::register);
+        org.privadapt.methods.gmmuda.GmmUdaMethod.all().forEach(Methods::register);
         for (String a : new String[] {"prima-basic", "prima-rse", "prima-rse-fs", "prima-basic-shrink"}) {
             register(org.privadapt.methods.prima.PrimaMethod.ablation(a));
         }

@@ -35,11 +35,27 @@ public final class SourceOnlyMethod implements AdaptationMethod {
 
     @Override
     public java.util.Set<String> parameters() {
-        return org.privadapt.methods.bassily.SupervisedMethods.baselineParameters();
+        return MethodParameters.union(org.privadapt.methods.bassily.SupervisedMethods.baselineParameters(),
+                org.privadapt.methods.gmmuda.GmmUdaConfig.PARAMETERS);
+    }
+
+    /** Multi-label tasks run paper 004's no-adapt setting ({@link org.privadapt.methods.gmmuda.GmmUdaMethod}). */
+    @Override
+    public boolean supportsMultiLabel(AdaptationTask task, MethodConfig config) {
+        return true;
     }
 
     @Override
     public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy) throws DataException {
+        if (org.privadapt.methods.gmmuda.GmmUdaMethod.handles(task, config)) {
+            // paper 004's no-adapt: its encoder + classifier, trained without DP (multi-label, or pipeline=gmm-uda)
+            try {
+                return new org.privadapt.methods.gmmuda.GmmUdaMethod(org.privadapt.methods.gmmuda.GmmUdaMethod.Setting.NO_ADAPT)
+                        .run(task, config, privacy);
+            } catch (org.privadapt.privacy.BudgetExceededException | org.privadapt.privacy.ledger.BudgetLedger.LedgerException e) {
+                throw new IllegalStateException("the non-private no-adapt setting spends nothing", e);
+            }
+        }
         if (org.privadapt.methods.bassily.SupervisedProtocol.requested(task, config)) {
             // paper 003's protocol (a regression task, or --param target-train=N): the same split as its other methods
             return org.privadapt.methods.bassily.SupervisedMethods.sourceOnly(task, config);

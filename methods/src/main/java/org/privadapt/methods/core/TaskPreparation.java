@@ -22,8 +22,7 @@ public final class TaskPreparation {
      * As above; {@code protectedParties} ("source", "target") must only be preprocessed with row-local steps.
      *
      * @throws IllegalArgumentException naming the offending step when a protected party would be preprocessed with
-     *                                  a step fitted on its data; or when the source or evaluation rows carry
-     *                                  {@link org.privadapt.data.MultiLabels}, which no method supports yet
+     *                                  a step fitted on its data
      */
     public static AdaptationTask prepare(String name, Dataset source, Dataset target, Dataset evaluation,
                                          Preprocessing preprocessing, java.util.Set<String> protectedParties)
@@ -39,11 +38,17 @@ public final class TaskPreparation {
         evaluation.requireNonEmpty().requireFinite();
         source.requireSameDimension(target);
         source.requireSameDimension(evaluation);
-        for (Dataset d : new Dataset[] {source, evaluation}) {
-            if (d.labels().orElse(null) instanceof org.privadapt.data.MultiLabels m) {
-                throw new IllegalArgumentException("domain '" + d.domain() + "' has multi-label targets (" + m.numLabels()
-                        + " labels): the method does not support multi-label targets (none does yet)");
+        if (source.labels().orElse(null) instanceof org.privadapt.data.MultiLabels m) {
+            // multi-label: the evaluation rows need the same labels; methods that do not support them refuse when run
+            if (!(evaluation.labels().orElse(null) instanceof org.privadapt.data.MultiLabels e) || !e.names().equals(m.names())) {
+                throw new DataException(evaluation.firstFile(), null, "the source has " + m.numLabels() + " multi-label targets "
+                        + m.names() + " but the target's evaluation rows do not carry the same labels");
             }
+            return finish(name, source, target, evaluation, preprocessing);
+        }
+        if (evaluation.labels().orElse(null) instanceof org.privadapt.data.MultiLabels m) {
+            throw new DataException(evaluation.firstFile(), null, "the target's evaluation rows have " + m.numLabels()
+                    + " multi-label targets but the source does not");
         }
         if (source.labels().orElse(null) instanceof org.privadapt.data.RealTargets) {
             // regression: the evaluation rows need real-valued targets too
@@ -59,6 +64,11 @@ public final class TaskPreparation {
             }
             evaluation.classLabels();
         }
+        return finish(name, source, target, evaluation, preprocessing);
+    }
+
+    private static AdaptationTask finish(String name, Dataset source, Dataset target, Dataset evaluation,
+                                         Preprocessing preprocessing) throws DataException {
         Dataset s = preprocessing.fitAndApply(source);
         Dataset t = target;
         Dataset e = evaluation;

@@ -11,7 +11,10 @@ import org.privadapt.data.preprocess.Preprocessing;
 import org.privadapt.math.DenseMatrix;
 import org.privadapt.methods.bassily.SupervisedProtocol;
 
-/** No method supports multi-label targets yet: each path refuses them with a one-line message saying so. */
+/**
+ * Multi-label targets: tasks are prepared when both sides carry the same labels; only paper 004's pipeline runs them,
+ * and every other method refuses with a one-line message.
+ */
 class MultiLabelRefusalTest {
     static Dataset multi(String name) {
         double[] x = new double[8];
@@ -23,12 +26,18 @@ class MultiLabelRefusalTest {
     }
 
     @Test
-    void taskPreparationRefusesMultiLabelSourceOrEvaluation() {
+    void taskPreparationNeedsTheSameLabelsOnBothSides() throws Exception {
         Dataset m = multi("m");
-        assertThatThrownBy(() -> TaskPreparation.prepare("t", m, m.withoutLabels(), m, Preprocessing.parse("none")))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("domain 'm' has multi-label targets (2 labels): the method does not support multi-label targets "
-                        + "(none does yet)");
+        AdaptationTask t = TaskPreparation.prepare("t", m, m.withoutLabels(), m, Preprocessing.parse("none"));
+        org.assertj.core.api.Assertions.assertThat(AdaptationMethod.isMultiLabel(t)).isTrue();
+        Dataset other = new Dataset("o", m.features(), new MultiLabels(new int[][] {{1, 0}, {0, 1}, {1, 1}, {0, 0}},
+                List.of("a", "c")), null, null);
+        assertThatThrownBy(() -> TaskPreparation.prepare("t", m, m.withoutLabels(), other, Preprocessing.parse("none")))
+                .isInstanceOf(DataException.class).hasMessageContaining("do not carry the same labels");
+        Dataset single = new Dataset("s", m.features(), new org.privadapt.data.ClassLabels(new int[] {0, 1, 0, 1},
+                List.of("x", "y")), null, null);
+        assertThatThrownBy(() -> TaskPreparation.prepare("t", single, single.withoutLabels(), m, Preprocessing.parse("none")))
+                .isInstanceOf(DataException.class).hasMessageContaining("but the source does not");
     }
 
     @Test
@@ -36,6 +45,9 @@ class MultiLabelRefusalTest {
         Dataset m = multi("m");
         AdaptationTask task = new AdaptationTask("t", m, m.withoutLabels(), m);
         for (AdaptationMethod method : Methods.all()) {
+            if (method.supportsMultiLabel(task, MethodConfig.defaults())) {
+                continue;
+            }
             assertThatThrownBy(() -> method.run(task, MethodConfig.defaults(), PrivacyContext.seeded(1, 1e-5, 1)))
                     .as(method.name()).isInstanceOfAny(DataException.class, IllegalArgumentException.class)
                     .hasMessageContaining("does not support multi-label targets");

@@ -1,0 +1,110 @@
+package org.privadapt.methods.gmmuda;
+
+import java.util.Set;
+import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.models.mixture.CovarianceType;
+import org.privadapt.models.nn.Activation;
+import org.privadapt.models.uda.AdaptationConfig;
+import org.privadapt.models.uda.Adversary;
+import org.privadapt.models.uda.OutputMode;
+
+/**
+ * Paper 004's settings, read from {@code --param}: all public, fixed before any data are read (none is tuned on the
+ * target's labels; the paper's choice of K by target F1 is not repeated: K = 6 is its reported best, fixed).
+ *
+ * <ul>
+ *   <li>Source model: {@code hidden} (encoder widths, default 256), {@code activation} (encoder, tanh: bounded features,
+ *       so the GMM's clipping rarely bites), {@code epochs} (20), {@code batch} (expected logical batch, 64), {@code lr}
+ *       (1e-3, Adam), {@code clip} (DP-SGD's C, 1), {@code weight-decay} (0).
+ *   <li>GMM: {@code components} (K, 6), {@code covariance} (diag or full, diag), {@code em-iterations} (T, 10),
+ *       {@code feature-clip} (R; default sqrt(width) / 2), {@code em-share} (the share of epsilon the DP-EM's noise is
+ *       calibrated to alone, 0.25; DP-SGD's noise then makes the composition exactly the run's (epsilon, delta)).
+ *   <li>Adaptation: {@code adversary} (dann or cdan, default cdan: the paper's Table II), {@code mode} (softmax or
+ *       sigmoid; default sigmoid for multi-label targets, softmax for classes), {@code adapt-epochs} (10),
+ *       {@code adapt-batch} (32), {@code adapt-lr} (1e-4 for encoder and discriminator), {@code kd} (KD weight, 1),
+ *       {@code temperature} (20), {@code im} (IM weight, 1), {@code diversity} (weight of L_div inside IM, 1),
+ *       {@code disc-hidden} (256,256).
+ * </ul>
+ */
+public record GmmUdaConfig(int[] hidden, Activation activation, int epochs, int batch, double lr, double clip, double weightDecay,
+                           int components, CovarianceType covariance, int emIterations, double featureClip, double emShare,
+                           Adversary adversary, String mode, int adaptEpochs, int adaptBatch, double adaptLr, double kd,
+                           double temperature, double im, double diversity, int[] discHidden, long seed) {
+
+    public static final Set<String> PARAMETERS = Set.of("hidden", "activation", "epochs", "batch", "lr", "clip", "weight-decay",
+            "components", "covariance", "em-iterations", "feature-clip", "em-share", "adversary", "mode", "adapt-epochs",
+            "adapt-batch", "adapt-lr", "kd", "temperature", "im", "diversity", "disc-hidden", "pipeline");
+
+    public static GmmUdaConfig from(MethodConfig c) {
+        var p = c.params();
+        int[] hidden = widths(p.getOrDefault("hidden", "256"), "hidden");
+        double r = p.containsKey("feature-clip") ? c.param("feature-clip", 1) : Math.sqrt(hidden[hidden.length - 1]) / 2;
+        double share = c.param("em-share", 0.25);
+        if (!(share > 0 && share < 1)) {
+            throw new IllegalArgumentException("em-share must be in (0, 1), got " + share);
+        }
+        String adv = p.getOrDefault("adversary", "cdan");
+        Adversary a = switch (adv) {
+            case "dann" -> Adversary.DANN;
+            case "cdan" -> Adversary.CDAN;
+            case "none" -> Adversary.NONE;
+            default -> throw new IllegalArgumentException("adversary must be dann, cdan or none, got '" + adv + "'");
+        };
+        String mode = p.getOrDefault("mode", "auto");
+        if (!Set.of("auto", "softmax", "sigmoid").contains(mode)) {
+            throw new IllegalArgumentException("mode must be softmax or sigmoid, got '" + mode + "'");
+        }
+        String cov = p.getOrDefault("covariance", "diag");
+        CovarianceType ct = switch (cov) {
+            case "diag", "diagonal" -> CovarianceType.DIAGONAL;
+            case "full" -> CovarianceType.FULL;
+            default -> throw new IllegalArgumentException("covariance must be diag or full, got '" + cov + "'");
+        };
+        return new GmmUdaConfig(hidden, Activation.parse(p.getOrDefault("activation", "tanh")), positive(c, "epochs", 20),
+                positive(c, "batch", 64), c.param("lr", 1e-3), c.param("clip", 1.0), c.param("weight-decay", 0.0),
+                positive(c, "components", 6), ct, positive(c, "em-iterations", 10), r, share, a, mode,
+                positive(c, "adapt-epochs", 10), positive(c, "adapt-batch", 32), c.param("adapt-lr", 1e-4), c.param("kd", 1.0),
+                c.param("temperature", 20.0), c.param("im", 1.0), c.param("diversity", 1.0),
+                widths(p.getOrDefault("disc-hidden", "256,256"), "disc-hidden"), c.seed());
+    }
+
+    private static int positive(MethodConfig c, String name, int dflt) {
+        int v = c.intParam(name, dflt);
+        if (v < 1) {
+            throw new IllegalArgumentException(name + " must be >= 1, got " + v);
+        }
+        return v;
+    }
+
+    static int[] widths(String s, String name) {
+        String[] parts = s.split("[,;:x]");
+        int[] w = new int[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            try {
+                w[i] = Integer.parseInt(parts[i].trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(name + " must be widths like 256 or 256,128, got '" + s + "'");
+            }
+            if (w[i] < 1) {
+                throw new IllegalArgumentException(name + " widths must be >= 1, got '" + s + "'");
+            }
+        }
+        return w;
+    }
+
+    /** The adaptation's output mode: as requested, else sigmoid for multi-label targets and softmax for classes. */
+    OutputMode outputMode(boolean multiLabel) {
+        return switch (mode) {
+            case "softmax" -> OutputMode.SOFTMAX;
+            case "sigmoid" -> OutputMode.SIGMOID;
+            default -> multiLabel ? OutputMode.SIGMOID : OutputMode.SOFTMAX;
+        };
+    }
+
+    /** The target-side adaptation's settings (paper 004's Eq. 7 with the weights above). */
+    AdaptationConfig adaptation(Adversary adv, boolean multiLabel) {
+        return AdaptationConfig.builder(adv, outputMode(multiLabel)).kd(kd, temperature).im(im, diversity)
+                .discriminatorHidden(discHidden).batchSize(adaptBatch).epochs(adaptEpochs).learningRates(adaptLr, adaptLr)
+                .seed(seed ^ 0x5DEECE66DL).build();
+    }
+}

@@ -1,0 +1,136 @@
+package org.privadapt.methods.gmmuda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.privadapt.data.Dataset;
+import org.privadapt.data.MultiLabels;
+import org.privadapt.data.PublicFacts;
+import org.privadapt.math.DenseMatrix;
+import org.privadapt.methods.core.AdaptationOutcome;
+import org.privadapt.methods.core.AdaptationTask;
+import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.core.Methods;
+import org.privadapt.methods.core.PrivacyContext;
+import org.privadapt.privacy.BudgetExceededException;
+import org.privadapt.privacy.NeighbouringRelation;
+import org.privadapt.privacy.PrivacyBudget;
+import org.privadapt.privacy.PrivacySession;
+import org.privadapt.privacy.accounting.RdpAccountant;
+import org.privadapt.privacy.events.ComposedEvent;
+import org.privadapt.privacy.noise.NoiseSource;
+
+/** Paper 004's pipeline end to end on a small synthetic multi-label shift (fixed seeds, stated tolerances). */
+class GmmUdaMethodTest {
+    static final List<String> LABELS = List.of("a", "b", "c");
+
+    /**
+     * n rows in d dimensions; label j is on when feature j exceeds 0.3 (so labels are learnable from the features);
+     * the target's rows have every feature shifted by {@code shift} on the non-label coordinates.
+     */
+    static Dataset data(String name, int n, int d, double shift, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        DenseMatrix x = DenseMatrix.zeros(n, d);
+        int[][] y = new int[n][LABELS.size()];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < d; j++) {
+                x.set(i, j, r.nextDouble() * 2 - 1 + (j >= LABELS.size() ? shift : 0));
+            }
+            for (int j = 0; j < LABELS.size(); j++) {
+                y[i][j] = x.get(i, j) > 0.3 ? 1 : 0;
+            }
+        }
+        return new Dataset(name, x, new MultiLabels(y, LABELS), null, null)
+                .withPublicFacts(new PublicFacts("test", "test", "test", false));
+    }
+
+    static AdaptationTask task() {
+        Dataset s = data("s", 400, 12, 0, 1);
+        Dataset t = data("t", 300, 12, 0.3, 2);
+        return new AdaptationTask("s -> t", s, t.withoutLabels(), t);
+    }
+
+    static MethodConfig config() {
+        return new MethodConfig("lr", 1e-3, 3L, Map.of("hidden", "16", "epochs", "30", "batch", "32", "components", "2",
+                "em-iterations", "3", "adapt-epochs", "2", "disc-hidden", "16", "adversary", "dann"));
+    }
+
+    @Test
+    void everySettingRunsOnMultiLabelTargetsAndScoresEachLabel() throws Exception {
+        AdaptationTask task = task();
+        for (String m : List.of("source-only", "uda-with-source", "uda-gmm", "dp-uda-gmm")) {
+            AdaptationOutcome o = Methods.get(m).run(task, config(), PrivacyContext.seeded(8, 1e-5, 5));
+            assertThat(o.isMultiLabel()).as(m).isTrue();
+            assertThat(o.classNames()).isEqualTo(LABELS);
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> per = (List<Map<String, Object>>) o.diagnostics().get("per_label");
+            assertThat(per).hasSize(3);
+            double mean = per.stream().mapToDouble(p -> (Double) p.get("accuracy")).average().orElseThrow();
+            assertThat(o.accuracy()).as(m).isEqualTo(mean, org.assertj.core.data.Offset.offset(1e-12));
+            // each label is on for about 35 % of rows: the non-private settings must beat always-off (0.65) clearly
+            if (!m.startsWith("dp")) {
+                assertThat(o.accuracy()).as(m).isGreaterThan(0.8);
+            }
+        }
+    }
+
+    @Test
+    void thePrivateReleaseChargesTheSourceOnceWithinItsTargetAndTheTargetNothing() throws Exception {
+        AdaptationOutcome o = Methods.get("dp-uda-gmm").run(task(), config(), PrivacyContext.seeded(3, 1e-5, 5));
+        assertThat(o.privacy().get("source").epsilon()).isLessThanOrEqualTo(3 + 1e-9).isGreaterThan(2.5);
+        assertThat(o.privacy().get("target").epsilon()).isZero();
+    }
+
+    @Test
+    void thePlanComposesDpSgdAndDpEmToExactlyTheTarget() {
+        GmmUdaConfig c = GmmUdaConfig.from(config());
+        PrivacySession s = new PrivacySession("source", new PrivacyBudget(2, 1e-5), NeighbouringRelation.ADD_OR_REMOVE_ONE,
+                NoiseSource.seeded(1), null);
+        SourceRelease.Plan p = SourceRelease.plan(400, c, s);
+        RdpAccountant acc = new RdpAccountant(NeighbouringRelation.ADD_OR_REMOVE_ONE, RdpAccountant.DEFAULT_ORDERS, w -> { });
+        double eps = acc.epsilon(p.event(), 1e-5);
+        assertThat(eps).isLessThanOrEqualTo(2 + 1e-9).isGreaterThan(1.95);
+        // the DP-EM part alone is calibrated to em-share * epsilon
+        double em = acc.epsilon(org.privadapt.models.mixture.DpGaussianMixtureEm.event(p.em()), 1e-5);
+        assertThat(em).isLessThanOrEqualTo(0.25 * 2 + 1e-9).isGreaterThan(0.45);
+        assertThat(p.event()).isInstanceOf(ComposedEvent.class);
+    }
+
+    @Test
+    void aPlanThatDoesNotFitIsRefusedWholeWithNothingSpent() throws Exception {
+        GmmUdaConfig c = GmmUdaConfig.from(config());
+        PrivacySession s = new PrivacySession("source", new PrivacyBudget(2, 1e-5), NeighbouringRelation.ADD_OR_REMOVE_ONE,
+                NoiseSource.seeded(1), null);
+        s.charge("earlier", "test", new org.privadapt.privacy.events.GaussianEvent(3.0), Map.of());
+        double before = s.spent().epsilon();
+        Dataset src = task().source();
+        assertThatThrownBy(() -> SourceRelease.trainPrivate(src.features(), src.labels().orElseThrow(), c, s))
+                .isInstanceOf(BudgetExceededException.class);
+        assertThat(s.spent().epsilon()).isEqualTo(before);
+        assertThat(s.events()).hasSize(1);
+    }
+
+    @Test
+    void replaceOneIsRefusedBecauseDpEmsSensitivitiesAreForAddRemove() {
+        GmmUdaConfig c = GmmUdaConfig.from(config());
+        PrivacySession s = new PrivacySession("source", new PrivacyBudget(2, 1e-5), NeighbouringRelation.REPLACE_ONE,
+                NoiseSource.seeded(1), null);
+        Dataset src = task().source();
+        assertThatThrownBy(() -> SourceRelease.trainPrivate(src.features(), src.labels().orElseThrow(), c, s))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("add/remove");
+    }
+
+    @Test
+    void parametersAreValidated() {
+        assertThatThrownBy(() -> GmmUdaConfig.from(config().withParam("adversary", "gan")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dann, cdan");
+        assertThatThrownBy(() -> GmmUdaConfig.from(config().withParam("em-share", "1")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("em-share");
+        assertThatThrownBy(() -> GmmUdaConfig.from(config().withParam("covariance", "tied")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("diag or full");
+    }
+}
