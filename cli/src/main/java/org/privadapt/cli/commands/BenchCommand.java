@@ -317,7 +317,8 @@ public final class BenchCommand implements Callable<Integer> {
         String over = runs > 1 ? ", mean ± std over " + runs + " runs" : "";
         String title = suite.name() + (regression ? ": target test MSE" : ": target accuracy (%)") + over;
         String rel = Markdown.relativeTable(suite.name() + ": test MSE relative to target-only (same split per run)" + over, results);
-        String md = Markdown.resultsTable(title, results) + (rel.isEmpty() ? "" : "\n" + rel) + notes.stream().map(n -> "\n" + n + "\n").reduce("", String::concat)
+        String perLabel = Markdown.perLabelTable(suite.name(), results);
+        String md = Markdown.resultsTable(title, results) + (rel.isEmpty() ? "" : "\n" + rel) + (perLabel.isEmpty() ? "" : "\n" + perLabel) + notes.stream().map(n -> "\n" + n + "\n").reduce("", String::concat)
                 + totalsText(report.privacyTotals());
         String plotTitle = suite.name() + (pairs.size() == 1
                 ? " " + shortOf(suite, pairs.get(0)[0]) + "->" + shortOf(suite, pairs.get(0)[1])

@@ -103,6 +103,54 @@ public final class Markdown {
     }
 
     /** Four significant digits, plain notation where it reads well. */
+    /**
+     * Multi-label results (paper 004): for each task, one row per label, per method the mean over runs of the label's
+     * accuracy (the paper's P = R = F1 cells) and positive-class F1, "acc / F1" in percent; empty when no result
+     * carries per-label scores.
+     */
+    public static String perLabelTable(String title, List<Report.TaskResult> results) {
+        StringBuilder sb = new StringBuilder();
+        Map<String, List<Report.TaskResult>> byTask = new LinkedHashMap<>();
+        for (Report.TaskResult r : results) {
+            if (r.diagnostics() != null && !r.diagnostics().isEmpty() && r.diagnostics().get(0).get("per_label") instanceof List) {
+                byTask.computeIfAbsent(r.task(), k -> new ArrayList<>()).add(r);
+            }
+        }
+        for (Map.Entry<String, List<Report.TaskResult>> e : byTask.entrySet()) {
+            sb.append("### ").append(title).append(": ").append(e.getKey()).append(", per label: accuracy / positive-class F1 (%)\n\n");
+            sb.append("| label |");
+            for (Report.TaskResult r : e.getValue()) {
+                sb.append(' ').append(r.method()).append(sweepLabel(r)).append(" |");
+            }
+            sb.append("\n|---|").append("---:|".repeat(e.getValue().size())).append('\n');
+            List<String> labels = new ArrayList<>();
+            for (Object o : (List<?>) e.getValue().get(0).diagnostics().get(0).get("per_label")) {
+                labels.add(String.valueOf(((Map<?, ?>) o).get("label")));
+            }
+            for (int l = 0; l < labels.size(); l++) {
+                sb.append("| ").append(labels.get(l)).append(" |");
+                for (Report.TaskResult r : e.getValue()) {
+                    double acc = 0;
+                    double f1 = 0;
+                    int n = 0;
+                    for (Map<String, Object> d : r.diagnostics()) {
+                        Object per = d.get("per_label");
+                        if (per instanceof List<?> list && list.size() == labels.size()) {
+                            Map<?, ?> m = (Map<?, ?>) list.get(l);
+                            acc += ((Number) m.get("accuracy")).doubleValue();
+                            f1 += ((Number) m.get("f1")).doubleValue();
+                            n++;
+                        }
+                    }
+                    sb.append(n == 0 ? " |" : String.format(Locale.ROOT, " %.1f / %.1f |", 100 * acc / n, 100 * f1 / n));
+                }
+                sb.append('\n');
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
     static String significant(double v) {
         if (v == 0 || !Double.isFinite(v)) {
             return String.valueOf(v);
