@@ -124,8 +124,9 @@ public final class GmmUdaMethod implements AdaptationMethod {
             throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
         GmmUdaConfig c = GmmUdaConfig.from(config);
         Dataset src = task.source();
-        Labels ys = src.labels().orElseThrow(() -> new DataException(src.firstFile(), null,
-                "domain '" + src.domain() + "' has no labels; paper 004's source model needs labelled source rows"));
+        Dataset given = src;
+        Labels ys = given.labels().orElseThrow(() -> new DataException(given.firstFile(), null,
+                "domain '" + given.domain() + "' has no labels; paper 004's source model needs labelled source rows"));
         boolean multi = ys instanceof MultiLabels;
         List<String> names = multi ? ((MultiLabels) ys).names() : src.classLabels().names();
         Map<String, Object> diag = new LinkedHashMap<>();
@@ -133,6 +134,29 @@ public final class GmmUdaMethod implements AdaptationMethod {
         // scale whatever --preprocess multiplied the rows by
         FeatureMatrix xs = unit(src.features());
         FeatureMatrix xt = unit(task.target().features());
+        // membership-inference evaluation (attack-holdout > 0): a seeded share of the source rows is held out of
+        // training as non-members; the release is made from the rest (the members)
+        double holdout = config.param("attack-holdout", 0);
+        int[] nonMembers = null;
+        FeatureMatrix xAll = xs;
+        Labels yAll = ys;
+        if (holdout > 0) {
+            if (!(holdout < 1)) {
+                throw new IllegalArgumentException("attack-holdout must be in [0, 1), got " + holdout);
+            }
+            int n = xs.rows();
+            int[] perm = new java.util.SplittableRandom(c.seed() ^ 0xA77ACCL).ints(0, n).distinct().limit(n).toArray();
+            int h = (int) Math.round(holdout * n);
+            nonMembers = java.util.Arrays.copyOfRange(perm, 0, h);
+            int[] members = java.util.Arrays.copyOfRange(perm, h, n);
+            java.util.Arrays.sort(nonMembers);
+            java.util.Arrays.sort(members);
+            xs = xs.selectRows(members);
+            ys = ys.selectRows(members);
+            src = src.selectRows(members, "members of the membership-inference evaluation");
+            diag.put("mia_members", members.length);
+            diag.put("mia_non_members", h);
+        }
         SourceRelease release;
         Map<String, PrivacyCost> spent;
         if (setting == Setting.DP_GMM) {
@@ -150,6 +174,9 @@ public final class GmmUdaMethod implements AdaptationMethod {
             case WITH_SOURCE -> withSource(release, xs, ys, xt, c, multi);
             case GMM, DP_GMM -> adapt(release, xt, c, multi);
         };
+        if (nonMembers != null) {
+            attack(release, xAll, yAll, nonMembers, c, diag);
+        }
         FeatureMatrix xe = unit(task.evaluation().features());
         DenseMatrix logits = adapted == null ? release.model().logits(xe) : adapted.logits(xe);
         return score(name(), logits, names, task.evaluation(), multi, spent, diag);
@@ -161,6 +188,68 @@ public final class GmmUdaMethod implements AdaptationMethod {
         SourceFeatureSampler sampler = gmm::sample;
         return SourceFreeAdaptation.adapt(release.model().encoder(), release.model().classifier(), target, sampler,
                 c.adaptation(c.adversary(), multi));
+    }
+
+    /**
+     * Membership inference against the release: members are the training rows, non-members the held-out rows of the
+     * same source. Against the mixture, the score is the log density of the released encoder's (clipped) feature; against
+     * the model, the negative loss of (x, y). AUC 0.5 is chance (models/attack/MembershipInference).
+     */
+    static void attack(SourceRelease release, FeatureMatrix xAll, Labels yAll, int[] nonMembers, GmmUdaConfig c,
+                       Map<String, Object> diag) {
+        boolean[] out = new boolean[xAll.rows()];
+        for (int i : nonMembers) {
+            out[i] = true;
+        }
+        double[] loss = perExampleLoss(release.model().logits(xAll), yAll);
+        List<Double> mIn = new ArrayList<>();
+        List<Double> mOut = new ArrayList<>();
+        double[] logp = null;
+        if (release.mixture() != null) {
+            logp = release.mixture().logDensities(DpGaussianMixtureEm.clipRows(release.model().features(xAll), c.featureClip()));
+        }
+        List<Double> gIn = new ArrayList<>();
+        List<Double> gOut = new ArrayList<>();
+        for (int i = 0; i < out.length; i++) {
+            (out[i] ? mOut : mIn).add(-loss[i]);
+            if (logp != null) {
+                (out[i] ? gOut : gIn).add(logp[i]);
+            }
+        }
+        diag.put("mia_model_auc", org.privadapt.models.attack.MembershipInference.auc(toArray(mIn), toArray(mOut)));
+        if (logp != null) {
+            diag.put("mia_gmm_auc", org.privadapt.models.attack.MembershipInference.auc(toArray(gIn), toArray(gOut)));
+        }
+    }
+
+    private static double[] toArray(List<Double> v) {
+        return v.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    /** Each row's training loss: summed binary cross-entropies (multi-label) or softmax cross-entropy (classes). */
+    static double[] perExampleLoss(DenseMatrix logits, Labels y) {
+        double[] l = new double[logits.rows()];
+        for (int i = 0; i < l.length; i++) {
+            if (y instanceof MultiLabels m) {
+                for (int k = 0; k < logits.cols(); k++) {
+                    double z = logits.get(i, k);
+                    // log(1 + e^z) - y z, computed stably
+                    l[i] += Math.max(z, 0) + Math.log1p(Math.exp(-Math.abs(z))) - (m.has(i, k) ? z : 0);
+                }
+            } else {
+                int t = ((ClassLabels) y).codes()[i];
+                double max = Double.NEGATIVE_INFINITY;
+                for (int k = 0; k < logits.cols(); k++) {
+                    max = Math.max(max, logits.get(i, k));
+                }
+                double sum = 0;
+                for (int k = 0; k < logits.cols(); k++) {
+                    sum += Math.exp(logits.get(i, k) - max);
+                }
+                l[i] = max + Math.log(sum) - logits.get(i, t);
+            }
+        }
+        return l;
     }
 
     /** Each row scaled to unit L2 norm (zero rows left zero). */

@@ -125,6 +125,25 @@ class GmmUdaMethodTest {
     }
 
     @Test
+    void theMembershipAttackHoldsOutRowsAndReportsItsAucs() throws Exception {
+        AdaptationOutcome o = Methods.get("uda-gmm").run(task(), config().withParam("attack-holdout", "0.25"),
+                PrivacyContext.seeded(8, 1e-5, 5));
+        assertThat(o.diagnostics().get("mia_members")).isEqualTo(300);
+        assertThat(o.diagnostics().get("mia_non_members")).isEqualTo(100);
+        assertThat((Double) o.diagnostics().get("mia_gmm_auc")).isBetween(0.0, 1.0);
+        assertThat((Double) o.diagnostics().get("mia_model_auc")).isBetween(0.0, 1.0);
+    }
+
+    @Test
+    void perExampleLossIsTheCrossEntropy() {
+        DenseMatrix z = new DenseMatrix(1, 2, new double[] {0.5, -1.0});
+        double[] l = GmmUdaMethod.perExampleLoss(z, new MultiLabels(new int[][] {{1, 0}}, List.of("a", "b")));
+        assertThat(l[0]).isCloseTo(Math.log(1 + Math.exp(-0.5)) + Math.log(1 + Math.exp(-1.0)), org.assertj.core.data.Offset.offset(1e-12));
+        double[] c = GmmUdaMethod.perExampleLoss(z, new org.privadapt.data.ClassLabels(new int[] {1}, List.of("a", "b")));
+        assertThat(c[0]).isCloseTo(Math.log(Math.exp(0.5) + Math.exp(-1.0)) + 1.0, org.assertj.core.data.Offset.offset(1e-12));
+    }
+
+    @Test
     void parametersAreValidated() {
         assertThatThrownBy(() -> GmmUdaConfig.from(config().withParam("adversary", "gan")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dann, cdan");
