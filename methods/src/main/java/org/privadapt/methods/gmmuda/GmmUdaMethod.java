@@ -183,7 +183,7 @@ public final class GmmUdaMethod implements AdaptationMethod {
     }
 
     /** The target's side: adaptation against the release's mixture (spends nothing; reads only the target's rows). */
-    static AdaptedModel adapt(SourceRelease release, FeatureMatrix target, GmmUdaConfig c, boolean multi) {
+    public static AdaptedModel adapt(SourceRelease release, FeatureMatrix target, GmmUdaConfig c, boolean multi) {
         GaussianMixture gmm = release.mixture();
         SourceFeatureSampler sampler = gmm::sample;
         return SourceFreeAdaptation.adapt(release.model().encoder(), release.model().classifier(), target, sampler,
@@ -253,7 +253,7 @@ public final class GmmUdaMethod implements AdaptationMethod {
     }
 
     /** Each row scaled to unit L2 norm (zero rows left zero). */
-    static FeatureMatrix unit(FeatureMatrix x) {
+    public static FeatureMatrix unit(FeatureMatrix x) {
         double[] sq = x.rowSquaredNorms();
         double[] f = new double[sq.length];
         for (int i = 0; i < f.length; i++) {
@@ -278,7 +278,7 @@ public final class GmmUdaMethod implements AdaptationMethod {
     }
 
     /** Scores logits on the evaluation rows: class accuracy, or per-label accuracy (multi-label, threshold 0.5). */
-    static AdaptationOutcome score(String method, DenseMatrix logits, List<String> names, Dataset eval, boolean multi,
+    public static AdaptationOutcome score(String method, DenseMatrix logits, List<String> names, Dataset eval, boolean multi,
                                    Map<String, PrivacyCost> spent, Map<String, Object> diag) throws DataException {
         if (!multi) {
             int[] pred = new int[logits.rows()];

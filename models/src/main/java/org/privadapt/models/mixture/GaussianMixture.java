@@ -145,6 +145,21 @@ public final class GaussianMixture {
         return new GaussianMixture(CovarianceType.DIAGONAL, w, means.copy(), variances.copy(), null);
     }
 
+    /**
+     * A mixture restored exactly from stored parameters (deserialisation): checked as {@link #full} and
+     * {@link #diagonal} check them, but the weights are kept bit for bit instead of being renormalised (a second
+     * renormalisation of weights that sum to 1 within rounding may change their last bits).
+     *
+     * @param covariances K d x d matrices (FULL) or null
+     * @param variances   K x d (DIAGONAL) or null
+     */
+    public static GaussianMixture restore(CovarianceType type, double[] weights, DenseMatrix means, List<DenseMatrix> covariances,
+                                          DenseMatrix variances) {
+        GaussianMixture checked = type == CovarianceType.FULL ? full(weights, means, covariances) : diagonal(weights, means, variances);
+        double[] w = weights.clone();
+        return new GaussianMixture(type, w, checked.means, checked.variances, checked.covariances);
+    }
+
     private static double[] checkWeights(double[] weights) {
         if (weights.length == 0) {
             throw new IllegalArgumentException("a mixture needs at least one component");
