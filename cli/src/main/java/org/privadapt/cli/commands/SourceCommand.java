@@ -126,18 +126,23 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
         }
     }
 
-    /** {@code privadapt source release --method dpot}. */
+    /** {@code privadapt source release --method dpot|dp-uda-gmm}. */
     @Command(name = "release", mixinStandardHelpOptions = true,
             description = {"Source: release its labelled rows for DPOT (paper 002): the JL matrix M, the rows X M ordered by label "
                     + "plus Gaussian noise, and noisy label counts; spends from its ledger. DP under replace-one neighbours "
                     + "(the row count reveals n_s): pass --relation replace.",
+                "Or, with --method dp-uda-gmm (paper 004), release a DP-SGD encoder + classifier and a DP-EM Gaussian mixture "
+                    + "of the encoder's features of its rows (classes or multi-label), charged as one plan; n, the label set "
+                    + "and the layout must be public; add/remove neighbours.",
                 "Example: privadapt source release --method dpot --data office-caltech10/amazon --epsilon 8 --delta 8.7e-4 "
-                    + "--relation replace --ledger source.ledger --out dpot.json"})
+                    + "--relation replace --ledger source.ledger --out dpot.json",
+                "Example: privadapt source release --method dp-uda-gmm --data iu-chest-xray-uda/findings --epsilon 5 "
+                    + "--delta 1e-5 --ledger source.ledger --out release.json"})
     public static final class Release implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--method", required = true, paramLabel = "dpot", description = "The release to make: dpot.")
+        @Option(names = "--method", required = true, paramLabel = "dpot|dp-uda-gmm", description = "The release to make: dpot (paper 002) or dp-uda-gmm (paper 004: DP encoder + classifier + DP mixture of its features; docs/privacy/gmm-uda.md).")
         String method;
 
         @Option(names = "--data", required = true, paramLabel = "FILE", description = "The source's labelled rows (a file or suite/domain).")
@@ -150,7 +155,7 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
                 description = "Row-local preprocessing, which the target must apply too (default: ${DEFAULT-VALUE}).")
         String preprocess;
 
-        @Option(names = "--param", paramLabel = "NAME=VALUE", description = "DPOT parameter (level, dim, clip, noise-ratio, mode, batch, batches, ...; docs/privacy/dpot.md), repeatable.")
+        @Option(names = "--param", paramLabel = "NAME=VALUE", description = "DPOT parameter (level, dim, clip, noise-ratio, mode, batch, batches, ...; docs/privacy/dpot.md) or dp-uda-gmm source setting (hidden, epochs, batch, lr, clip, components, covariance, em-iterations, feature-clip, em-share, ...), repeatable.")
         Map<String, String> params = new LinkedHashMap<>();
 
         @Option(names = "--json", description = "Print a JSON summary on standard output.")
@@ -165,8 +170,11 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
         @Override
         public Integer call() throws Exception {
             party.validate();
+            if (method.equals(org.privadapt.methods.gmmuda.SourceReleaseArtifact.METHOD)) {
+                return releaseGmm();
+            }
             if (!method.equals("dpot") && !method.equals("dpot-da")) {
-                throw new UsageException("--method: the source releases only for dpot, got '" + method + "'");
+                throw new UsageException("--method: the source releases for dpot or dp-uda-gmm, got '" + method + "'");
             }
             PartyOptions.requireWritable(out, "--out");
             org.privadapt.methods.dpot.DpotConfig cfg;
@@ -227,6 +235,75 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
                 if (noiseWarning != null) {
                     w.println("warning: " + noiseWarning);
                 }
+                w.printf(Locale.ROOT, "privacy: source spent epsilon %s, delta %s (%s)%s%n",
+                        org.privadapt.cli.Runs.formatNumber(session.spent().epsilon()),
+                        org.privadapt.cli.Runs.formatNumber(session.spent().delta()), session.relation().description(),
+                        session.isPrivate() ? "" : " -- seeded noise: NOT differentially private");
+            }
+            return ExitCodes.OK;
+        }
+
+        /**
+         * Paper 004's source release: DP-SGD encoder + classifier, then DP-EM mixture of its features, charged as one
+         * plan to the source's session (and ledger) before any noise is drawn; the artifact is written only after.
+         */
+        private Integer releaseGmm() throws Exception {
+            final String m = org.privadapt.methods.gmmuda.SourceReleaseArtifact.METHOD;
+            PartyOptions.requireWritable(out, "--out");
+            for (String k : params.keySet()) {
+                if (org.privadapt.methods.gmmuda.SourceReleaseArtifact.TARGET_PARAMETERS.contains(k)) {
+                    throw new UsageException("--param " + k + ": a setting of the target's adaptation; give it to 'target adapt "
+                            + "--method " + m + " --param " + k + "=...'");
+                }
+            }
+            checkParams("source release --method " + m, org.privadapt.methods.gmmuda.SourceReleaseArtifact.SOURCE_PARAMETERS, params);
+            org.privadapt.methods.gmmuda.GmmUdaConfig cfg;
+            try {
+                cfg = org.privadapt.methods.gmmuda.GmmUdaConfig.from(new MethodConfig("lr", 0.0, 1L, params));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--param: " + e.getMessage(), e);
+            }
+            String pre = Runs.preprocessing(preprocess).spec();
+            Dataset source = TargetCommand.prepare(data, dataRef, DataSpecs.Role.SOURCE, pre, "source").withPublicFacts(party.declared());
+            org.privadapt.cli.DeltaPolicy.check("source", party.delta(), source.size(), party.allowLargeDelta, spec.commandLine().getErr());
+            org.privadapt.data.Labels y = source.labels().orElseThrow(() -> new org.privadapt.data.DataException(source.firstFile(), null,
+                    "has no labels; the source's encoder and classifier need labelled rows"));
+            boolean multi = y instanceof org.privadapt.data.MultiLabels;
+            java.util.List<String> names = multi ? ((org.privadapt.data.MultiLabels) y).names() : source.classLabels().names();
+            PrivacySession session = party.session("source");
+            org.privadapt.methods.gmmuda.SourceRelease r;
+            try {
+                org.privadapt.methods.core.Disclosures.requireForDpSgdModel(source, session, m + ": the source's DP-SGD encoder and classifier");
+                r = org.privadapt.methods.gmmuda.SourceRelease.trainPrivate(org.privadapt.methods.gmmuda.GmmUdaMethod.unit(source.features()),
+                        multi ? y : source.classLabels(), cfg, session);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage().startsWith(m) ? e.getMessage() : m + ": " + e.getMessage(), e);
+            }
+            org.privadapt.methods.gmmuda.SourceReleaseArtifact a = org.privadapt.methods.gmmuda.SourceReleaseArtifact.of(r, names, multi,
+                    source.dimension(), pre, params, 1L, session, TargetCommand.runId(party));
+            a.toArtifact().write(out);
+            PrintWriter w = spec.commandLine().getOut();
+            Map<String, Object> summary = new LinkedHashMap<>();
+            summary.put("artifact", out.toString());
+            summary.put("kind", "release");
+            summary.put("method", m);
+            summary.put("rows", source.size());
+            summary.put("task", multi ? "multi-label" : "classes");
+            summary.put("labels", names.size());
+            summary.put("input_dim", source.dimension());
+            summary.put("components", r.mixture().components());
+            summary.put("epsilon_spent", session.spent().epsilon());
+            summary.put("delta", session.spent().delta());
+            summary.put("relation", session.relation().id());
+            summary.put("private", session.isPrivate());
+            summary.put("checksum", a.checksum());
+            if (json) {
+                w.println(Json.write(summary));
+            } else {
+                w.printf(Locale.ROOT, "release: %s (%s, %d source rows x %d features, %d %s, encoder %s, mixture K %d %s)%n", out, m,
+                        source.size(), source.dimension(), names.size(), multi ? "labels (multi-label)" : "classes",
+                        r.parameters().get("source_model"), r.mixture().components(),
+                        r.mixture().covarianceType().name().toLowerCase(Locale.ROOT));
                 w.printf(Locale.ROOT, "privacy: source spent epsilon %s, delta %s (%s)%s%n",
                         org.privadapt.cli.Runs.formatNumber(session.spent().epsilon()),
                         org.privadapt.cli.Runs.formatNumber(session.spent().delta()), session.relation().description(),

@@ -41,7 +41,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "target", mixinStandardHelpOptions = true,
         description = {"The target institution's steps of the two-party flow, run on its own machine with its own data "
             + "(release: PRIMA/PRISA's DP statistics of its rows; predict: the source's model on its rows; adapt: "
-            + "dpot-da on the source's DPOT release)."},
+            + "dpot-da on the source's DPOT release, dp-uda-gmm on the source's paper-004 release)."},
         subcommands = {TargetCommand.Release.class, TargetCommand.Predict.class, TargetCommand.Adapt.class})
 public final class TargetCommand implements java.util.concurrent.Callable<Integer> {
     @Spec
@@ -251,13 +251,31 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             description = {"Target: read the source's DPOT release, transport the released rows onto its own (debiased cost, "
                     + "group-lasso OT, barycentric mapping), train its own classifier on them, write predictions for its rows "
                     + "and, when they are labelled, report the accuracy. Spends nothing: the target releases nothing.",
-                "Example: privadapt target adapt --release dpot.json --data office-caltech10/caltech --out predictions.csv --json"})
+                "With a dp-uda-gmm release (paper 004): adapt the source's encoder to its rows against features sampled from "
+                    + "the released mixture (adversarial loss, KD, IM), keep the classifier, write predictions (0/1 per label "
+                    + "for multi-label tasks) and report the (mean per-label) accuracy on labelled evaluation rows.",
+                "Example: privadapt target adapt --release dpot.json --data office-caltech10/caltech --out predictions.csv --json",
+                "Example: privadapt target adapt --method dp-uda-gmm --release release.json --data iu-chest-xray-uda/impression "
+                    + "--out predictions.csv"})
     public static final class Adapt implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--release", required = true, paramLabel = "FILE", description = "The source's DPOT release artifact.")
+        @Option(names = "--method", paramLabel = "dpot-da|dp-uda-gmm",
+                description = "The adaptation: dpot-da (a DPOT release) or dp-uda-gmm (paper 004's release); default: the release's. "
+                        + "A release of another method is refused.")
+        String method;
+
+        @Option(names = "--release", required = true, paramLabel = "FILE", description = "The source's release artifact (DPOT or dp-uda-gmm).")
         Path releaseFile;
+
+        @Option(names = "--eval", paramLabel = "FILE", description = "dp-uda-gmm: labelled rows to report the accuracy on (default: "
+                + "the --data domain's evaluation rows when they are labelled).")
+        String evalRef;
+
+        @Option(names = "--param", paramLabel = "NAME=VALUE", description = "dp-uda-gmm: adaptation setting (adversary, mode, "
+                + "adapt-epochs, adapt-batch, adapt-lr, kd, temperature, im, diversity, disc-hidden), repeatable.")
+        Map<String, String> params = new LinkedHashMap<>();
 
         @Option(names = "--data", required = true, paramLabel = "FILE", description = "The target's rows (labels, if any, are used only for the reported accuracy, or for --param target-labels).")
         String dataRef;
@@ -286,8 +304,23 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
                 throw new UsageException("--classifier must be lr or dnn, got '" + classifier + "'");
             }
             PartyOptions.requireWritable(out, "--out");
-            org.privadapt.methods.dpot.DpotRelease rel = org.privadapt.methods.dpot.DpotRelease.fromArtifact(
-                    Artifact.read(releaseFile, "release"), releaseFile.toString());
+            String wanted = method == null ? null : switch (method) {
+                case "dpot", "dpot-da" -> org.privadapt.methods.dpot.DpotRelease.METHOD;
+                case "dp-uda-gmm" -> org.privadapt.methods.gmmuda.SourceReleaseArtifact.METHOD;
+                default -> throw new UsageException("--method: the target adapts for dpot-da or dp-uda-gmm, got '" + method + "'");
+            };
+            Artifact art = Artifact.read(releaseFile, "release");
+            if (wanted != null && !wanted.equals(art.method())) {
+                throw new ArtifactException(releaseFile + ": release of method '" + art.method() + "', not of " + method);
+            }
+            if (org.privadapt.methods.gmmuda.SourceReleaseArtifact.METHOD.equals(art.method())) {
+                return adaptGmm(org.privadapt.methods.gmmuda.SourceReleaseArtifact.fromArtifact(art, releaseFile.toString()));
+            }
+            if (evalRef != null || !params.isEmpty()) {
+                throw new UsageException((evalRef != null ? "--eval" : "--param") + " is for --method dp-uda-gmm; dpot-da reports "
+                        + "the accuracy on the labelled --data rows and takes its settings from the release");
+            }
+            org.privadapt.methods.dpot.DpotRelease rel = org.privadapt.methods.dpot.DpotRelease.fromArtifact(art, releaseFile.toString());
             Dataset rows = prepare(data, dataRef, DataSpecs.Role.EVALUATION, rel.preprocessing(), "target");
             if (rows.dimension() != rel.inputDim()) {
                 throw new org.privadapt.data.DataException(rows.firstFile(), null, "has " + rows.dimension()
@@ -356,6 +389,133 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
                 }
             }
             return ExitCodes.OK;
+        }
+
+        /**
+         * Paper 004's target side: its rows (labels never read for the adaptation) and the release only; E_t from E_s
+         * against features sampled from the released mixture, KD and IM; nothing is released, nothing spent.
+         */
+        private Integer adaptGmm(org.privadapt.methods.gmmuda.SourceReleaseArtifact rel) throws Exception {
+            String m = org.privadapt.methods.gmmuda.SourceReleaseArtifact.METHOD;
+            if (!classifier.equals("lr")) {
+                throw new UsageException("--classifier: " + m + " adapts the source's encoder and keeps its classifier; drop --classifier");
+            }
+            for (String k : params.keySet()) {
+                if (org.privadapt.methods.gmmuda.SourceReleaseArtifact.SOURCE_PARAMETERS.contains(k)) {
+                    throw new UsageException("--param " + k + ": a setting of the source's release (fixed in " + releaseFile
+                            + "), not of the target's adaptation");
+                }
+            }
+            SourceCommand.checkParams("target adapt --method " + m, org.privadapt.methods.gmmuda.SourceReleaseArtifact.TARGET_PARAMETERS, params);
+            Map<String, String> merged = new LinkedHashMap<>(rel.settings());
+            merged.putAll(params);
+            org.privadapt.methods.gmmuda.GmmUdaConfig cfg;
+            try {
+                cfg = org.privadapt.methods.gmmuda.GmmUdaConfig.from(new MethodConfig("lr", 0.0, seed != null ? seed : rel.seed(), merged));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--param: " + e.getMessage(), e);
+            }
+            Dataset rows = prepare(data, dataRef, DataSpecs.Role.TARGET, rel.preprocessing(), "target");
+            checkDimension(rows, rel);
+            Dataset eval;
+            if (evalRef != null) {
+                eval = prepare(data, evalRef, DataSpecs.Role.EVALUATION, rel.preprocessing(), "target");
+            } else if (data.registry().isRef(dataRef) && dataRef.indexOf(':') < 0) {
+                eval = prepare(data, dataRef, DataSpecs.Role.EVALUATION, rel.preprocessing(), "target");
+            } else {
+                eval = rows;
+            }
+            checkDimension(eval, rel);
+            if (!eval.hasLabels()) {
+                eval = null;
+            } else if (evalRef != null || eval != rows) {
+                if (rel.multiLabel() != (eval.labels().orElseThrow() instanceof org.privadapt.data.MultiLabels)) {
+                    throw new org.privadapt.data.DataException(eval.firstFile(), null, "its labels are " + (rel.multiLabel()
+                            ? "classes" : "multi-label") + "; the release is for a " + (rel.multiLabel() ? "multi-label" : "class") + " task");
+                }
+            }
+            org.privadapt.math.FeatureMatrix xt = org.privadapt.methods.gmmuda.GmmUdaMethod.unit(rows.withoutLabels().features());
+            org.privadapt.models.uda.AdaptedModel model = org.privadapt.methods.gmmuda.GmmUdaMethod.adapt(rel.release(), xt, cfg, rel.multiLabel());
+            org.privadapt.math.DenseMatrix logits = model.logits(xt);
+            List<String> names = rel.labels();
+            StringBuilder csv = new StringBuilder("row");
+            if (rel.multiLabel()) {
+                names.forEach(n -> csv.append(',').append(csvField(n)));
+            } else {
+                csv.append(",prediction");
+            }
+            csv.append('\n');
+            for (int i = 0; i < logits.rows(); i++) {
+                csv.append(i);
+                if (rel.multiLabel()) {
+                    for (int k = 0; k < logits.cols(); k++) {
+                        csv.append(',').append(logits.get(i, k) > 0 ? '1' : '0'); // sigmoid > 0.5
+                    }
+                } else {
+                    int best = 0;
+                    for (int k = 1; k < logits.cols(); k++) {
+                        if (logits.get(i, k) > logits.get(i, best)) {
+                            best = k;
+                        }
+                    }
+                    csv.append(',').append(csvField(names.get(best)));
+                }
+                csv.append('\n');
+            }
+            org.privadapt.methods.core.AdaptationOutcome o = null;
+            if (eval != null) {
+                org.privadapt.math.DenseMatrix el = eval == rows ? logits
+                        : model.logits(org.privadapt.methods.gmmuda.GmmUdaMethod.unit(eval.features()));
+                o = org.privadapt.methods.gmmuda.GmmUdaMethod.score(m, el, names, eval, rel.multiLabel(), Map.of(), Map.of());
+            }
+            AtomicFiles.write(out, csv.toString().getBytes(StandardCharsets.UTF_8));
+            PrintWriter w = spec.commandLine().getOut();
+            Map<String, Object> summary = new LinkedHashMap<>();
+            summary.put("predictions", out.toString());
+            summary.put("method", m);
+            summary.put("task", rel.multiLabel() ? "multi-label" : "classes");
+            summary.put("rows", logits.rows());
+            summary.put("evaluation_rows", eval == null ? null : eval.size());
+            summary.put("accuracy", o == null ? null : o.accuracy());
+            if (o != null && rel.multiLabel()) {
+                summary.put("mean_f1", o.diagnostics().get("mean_f1"));
+                summary.put("per_label", o.diagnostics().get("per_label"));
+            }
+            summary.put("target_epsilon_spent", 0.0);
+            summary.put("release_epsilon", rel.privacy().path("epsilon_spent").asDouble());
+            summary.put("release_delta", rel.privacy().path("delta").asDouble());
+            summary.put("release_private", rel.isPrivate());
+            summary.put("release_checksum", rel.checksum());
+            if (json) {
+                w.println(Json.write(summary));
+            } else {
+                w.printf(Locale.ROOT, "predictions: %s (%d rows, %s, %s)%n", out, logits.rows(), m,
+                        rel.multiLabel() ? names.size() + " labels, 0/1 per label" : "classes");
+                if (o != null) {
+                    w.printf(Locale.ROOT, rel.multiLabel() ? "accuracy:    %.2f %% (mean per-label accuracy over %d labels; mean F1 %.3f)%n"
+                            : "accuracy:    %.2f %%%n", 100 * o.accuracy(), names.size(),
+                            rel.multiLabel() ? (Double) o.diagnostics().get("mean_f1") : 0.0);
+                }
+                w.println("privacy:     the target spent nothing (it releases nothing; its labels are not read for the adaptation)");
+                w.printf(Locale.ROOT, "source:      release spent epsilon %s, delta %s (%s)%n",
+                        Runs.formatNumber(rel.privacy().path("epsilon_spent").asDouble()),
+                        Runs.formatNumber(rel.privacy().path("delta").asDouble()), rel.privacy().path("relation").asText());
+                if (!rel.isPrivate()) {
+                    w.println("warning:     the release was made with seeded noise: NOT differentially private");
+                }
+            }
+            return ExitCodes.OK;
+        }
+
+        private void checkDimension(Dataset d, org.privadapt.methods.gmmuda.SourceReleaseArtifact rel) throws org.privadapt.data.DataException {
+            if (d.dimension() != rel.inputDim()) {
+                throw new org.privadapt.data.DataException(d.firstFile(), null, "has " + d.dimension() + " features; the release "
+                        + releaseFile + " is for " + rel.inputDim() + " (" + rel.preprocessing() + ", then unit rows)");
+            }
+        }
+
+        private static String csvField(String v) {
+            return v.contains(",") || v.contains("\"") ? "\"" + v.replace("\"", "\"\"") + "\"" : v;
         }
     }
 }
