@@ -56,6 +56,31 @@ class RealDataTwoPartyTest {
         assertThat(Files.readString(Path.of(rel))).contains("\"private\" : true").doesNotContain("NOT differentially private");
     }
 
+    /** Paper 004's two parties on iu-chest-xray-uda (findings -> impression), small settings to keep it quick. */
+    @Test
+    void gmmUdaReleaseThenAdaptOnTheChestXraySuite() throws Exception {
+        Path root = DataRoot.resolve(null);
+        assumeThat(Files.isRegularFile(root.resolve("iu-chest-xray/indiana_reports.csv")))
+                .as("iu-chest-xray is absent under %s: real-data test skipped", root).isTrue();
+        String rel = dir.resolve("gmm.json").toString();
+        CliHarness.Result a = CliHarness.run("source", "release", "--method", "dp-uda-gmm", "--data", "iu-chest-xray-uda/findings",
+                "--epsilon", "5", "--delta", "1e-5", "--seed", "1", "--ledger", dir.resolve("s.ledger").toString(), "--out", rel,
+                "--param", "hidden=16", "--param", "epochs=2", "--json");
+        assertThat(a.code()).as(a.err()).isZero();
+        JsonNode s = Json.MAPPER.readTree(a.out());
+        assertThat(s.path("rows").asInt()).isEqualTo(1665);
+        assertThat(s.path("labels").asInt()).isEqualTo(9);
+        assertThat(s.path("epsilon_spent").asDouble()).isPositive().isLessThanOrEqualTo(5.0 + 1e-9);
+        CliHarness.Result b = CliHarness.run("target", "adapt", "--method", "dp-uda-gmm", "--release", rel, "--data",
+                "iu-chest-xray-uda/impression", "--out", dir.resolve("pred.csv").toString(), "--param", "adapt-epochs=1", "--json");
+        assertThat(b.code()).as(b.err()).isZero();
+        JsonNode t = Json.MAPPER.readTree(b.out());
+        assertThat(t.path("rows").asInt()).isEqualTo(1666);
+        assertThat(t.path("target_epsilon_spent").asDouble()).isZero();
+        assertThat(t.path("accuracy").asDouble()).isBetween(0.5, 1.0);
+        assertThat(Files.readAllLines(dir.resolve("pred.csv"))).hasSize(1667);
+    }
+
     @Test
     void parallelRepetitionsGiveTheSameNumbers() throws Exception {
         Path root = DataRoot.resolve(null);

@@ -300,7 +300,7 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
             if (json) {
                 w.println(Json.write(summary));
             } else {
-                w.printf(Locale.ROOT, "release: %s (%s, %d source rows x %d features, %d %s, encoder %s, mixture K %d %s)%n", out, m,
+                w.printf(Locale.ROOT, "release: %s (%s, %d source rows x %d features, %d %s; %s; mixture K %d %s)%n", out, m,
                         source.size(), source.dimension(), names.size(), multi ? "labels (multi-label)" : "classes",
                         r.parameters().get("source_model"), r.mixture().components(),
                         r.mixture().covarianceType().name().toLowerCase(Locale.ROOT));

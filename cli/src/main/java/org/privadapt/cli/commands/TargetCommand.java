@@ -468,6 +468,13 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
                         : model.logits(org.privadapt.methods.gmmuda.GmmUdaMethod.unit(eval.features()));
                 o = org.privadapt.methods.gmmuda.GmmUdaMethod.score(m, el, names, eval, rel.multiLabel(), Map.of(), Map.of());
             }
+            String warning = null;
+            if (rel.multiLabel() && allNonPositive(logits)) {
+                warning = "the adapted model predicts no label for any row: its accuracy is that of always predicting "
+                        + "'absent' (mean F1 0)";
+            } else if (o != null && !rel.multiLabel()) {
+                warning = Metrics.chanceWarning(o.accuracy(), Classifiers.truthFor(names, eval));
+            }
             AtomicFiles.write(out, csv.toString().getBytes(StandardCharsets.UTF_8));
             PrintWriter w = spec.commandLine().getOut();
             Map<String, Object> summary = new LinkedHashMap<>();
@@ -486,6 +493,9 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             summary.put("release_delta", rel.privacy().path("delta").asDouble());
             summary.put("release_private", rel.isPrivate());
             summary.put("release_checksum", rel.checksum());
+            if (warning != null) {
+                summary.put("warning", warning);
+            }
             if (json) {
                 w.println(Json.write(summary));
             } else {
@@ -495,6 +505,9 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
                     w.printf(Locale.ROOT, rel.multiLabel() ? "accuracy:    %.2f %% (mean per-label accuracy over %d labels; mean F1 %.3f)%n"
                             : "accuracy:    %.2f %%%n", 100 * o.accuracy(), names.size(),
                             rel.multiLabel() ? (Double) o.diagnostics().get("mean_f1") : 0.0);
+                }
+                if (warning != null) {
+                    w.println("warning:     " + warning);
                 }
                 w.println("privacy:     the target spent nothing (it releases nothing; its labels are not read for the adaptation)");
                 w.printf(Locale.ROOT, "source:      release spent epsilon %s, delta %s (%s)%n",
@@ -512,6 +525,15 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
                 throw new org.privadapt.data.DataException(d.firstFile(), null, "has " + d.dimension() + " features; the release "
                         + releaseFile + " is for " + rel.inputDim() + " (" + rel.preprocessing() + ", then unit rows)");
             }
+        }
+
+        private static boolean allNonPositive(org.privadapt.math.DenseMatrix logits) {
+            for (double v : logits.data()) {
+                if (v > 0) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         private static String csvField(String v) {
