@@ -113,7 +113,11 @@ public final class GmmUdaMethod implements AdaptationMethod {
         return GmmUdaConfig.PARAMETERS;
     }
 
-    /** The diagnostics are the plan's public parameters and evaluation scores on the target's labelled test rows. */
+    /**
+     * The diagnostics are the plan's public parameters and scores on the target's labelled evaluation rows (the target
+     * is not protected here), and the membership-inference AUCs only when the experimenter asks for them
+     * (docs/privacy/gmm-uda.md, "What reports carry").
+     */
     @Override
     public boolean diagnosticsArePublic() {
         return true;

@@ -7,11 +7,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Reports carry a method's diagnostics only when they are DP or public: every non-private method's are; among private
- * methods only those whose docs/privacy page vouches for each key (paper 003's, docs/privacy/bassily.md). A new
+ * methods only those whose docs/privacy page vouches for each key (paper 003's, docs/privacy/bassily.md; paper 004's, gmm-uda.md). A new
  * private method that opts in must be added here deliberately.
  */
 class DiagnosticsPolicyTest {
-    static final Set<String> VOUCHED = Set.of("pcnvxadap", "pcnvxadap-stats", "pncnvxadap", "dp-target-only");
+    static final Set<String> VOUCHED = Set.of("pcnvxadap", "pcnvxadap-stats", "pncnvxadap", "dp-target-only", "dp-uda-gmm");
 
     @Test
     void onlyVettedPrivateMethodsReportTheirDiagnostics() {
