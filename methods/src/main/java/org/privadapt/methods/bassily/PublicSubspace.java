@@ -27,12 +27,22 @@ import org.privadapt.methods.core.MethodConfig;
  * act on each row (x, y) by itself, so neighbouring private datasets map to neighbouring transformed ones and the
  * privacy analysis of the method that runs on them holds unchanged.
  */
-public record PublicSubspace(DenseMatrix basis, double[] offset) {
+public record PublicSubspace(DenseMatrix basis, double rowScale, double[] offset) {
     /** The {@code --param} name. */
     static final String PARAMETER = "public-subspace";
+    /** The {@code --param} switching the projected rows' public rescaling off ({@code subspace-rescale=false}). */
+    static final String RESCALE = "subspace-rescale";
+
+    /** Without rescaling. */
+    public PublicSubspace(DenseMatrix basis, double[] offset) {
+        this(basis, 1.0, offset);
+    }
 
     /** {@code basis} null: no projection (the offset alone). */
     public PublicSubspace {
+        if (!(rowScale > 0) || !Double.isFinite(rowScale)) {
+            throw new IllegalArgumentException("row scale must be a positive number, got " + rowScale);
+        }
         if (offset != null && basis != null && offset.length != basis.rows()) {
             throw new IllegalArgumentException("offset has " + offset.length + " coordinates, the basis " + basis.rows());
         }
@@ -130,9 +140,28 @@ public record PublicSubspace(DenseMatrix basis, double[] offset) {
         return k;
     }
 
-    /** The rows in the subspace: x V. */
+    /** The rows in the subspace: x V / rowScale. */
     public DenseMatrix project(DenseMatrix x) {
-        return basis == null ? x : LinAlg.multiply(x, basis);
+        if (basis == null) {
+            return x;
+        }
+        DenseMatrix p = LinAlg.multiply(x, basis);
+        return rowScale == 1.0 ? p : p.scale(1.0 / rowScale);
+    }
+
+    /**
+     * The public rescaling constant for rows projected onto {@code basis}: the 95th percentile of the projected source
+     * rows' norms (as the protocol's own scaling, {@link SupervisedProtocol.Scaling}), so that most projected rows use
+     * the row bound r = 1 again instead of the fraction of it the top directions keep; 1 when that is not below 1.
+     */
+    public static double rowScale(DenseMatrix xSource, DenseMatrix basis) {
+        double[] sq = LinAlg.multiply(xSource, basis).rowSquaredNorms();
+        for (int i = 0; i < sq.length; i++) {
+            sq[i] = Math.sqrt(sq[i]);
+        }
+        Arrays.sort(sq);
+        double c = sq[Math.min(sq.length - 1, (int) Math.floor(0.95 * sq.length))];
+        return c > 0 && c < 1 ? c : 1.0;
     }
 
     /** clip(x . w_0, -1, 1) per row (zeros without an offset). */

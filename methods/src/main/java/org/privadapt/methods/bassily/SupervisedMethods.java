@@ -61,7 +61,8 @@ public final class SupervisedMethods {
 
     /** The {@code --param} names of the discrepancy-weighting methods. */
     static final Set<String> CNVX = Set.of("alpha", "kappa1", "kappa2", "kappa-inf", "radius", "iterations", "discrepancy-share",
-            "step", "start", "solver", PublicSubspace.PARAMETER);
+            "step", "start", "solver", PublicSubspace.PARAMETER,
+            PublicSubspace.RESCALE);
 
     /**
      * The public start w_0 of the descent: ridge on the public source (lambda chosen on the public validation rows),
@@ -96,18 +97,39 @@ public final class SupervisedMethods {
     static PublicSubspace reduction(SupervisedProtocol p, MethodConfig c, boolean withOffset) {
         int k = PublicSubspace.chooseK(c, p.xSource().cols(), p.n(), p.xSource().rows());
         String how = c.params().getOrDefault("start", k > 0 && withOffset ? "offset" : "source");
+        if (!how.equals("source") && !how.equals("offset") && !how.equals("zero")) {
+            throw new IllegalArgumentException("start must be source, offset or zero, got '" + how + "'");
+        }
         boolean offset = withOffset && how.equals("offset");
         if (k == 0 && !offset) {
             return null;
         }
         double[] w0 = offset ? sourceRidge(p, ((RealTargets) p.ySource()).values()) : null;
-        return new PublicSubspace(k > 0 ? PublicSubspace.basis(p.xSource(), k) : null, w0);
+        if (k == 0) {
+            return new PublicSubspace(null, w0);
+        }
+        DenseMatrix v = PublicSubspace.basis(p.xSource(), k);
+        String rescale = c.params().getOrDefault(PublicSubspace.RESCALE, "true");
+        if (!rescale.equals("true") && !rescale.equals("false")) {
+            throw new IllegalArgumentException(PublicSubspace.RESCALE + " must be true or false, got '" + rescale + "'");
+        }
+        return new PublicSubspace(v, rescale.equals("true") ? PublicSubspace.rowScale(p.xSource(), v) : 1.0, w0);
     }
 
     /** The reduction's settings for the diagnostics (all public). */
     static void describeReduction(Map<String, Object> diag, PublicSubspace sub) {
         diag.put("public_subspace", sub == null ? 0 : sub.k());
         diag.put("public_offset", sub != null && sub.offset() != null);
+        if (sub != null && sub.basis() != null) {
+            diag.put("subspace_row_scale", sub.rowScale());
+        }
+        if (sub != null && sub.offset() != null) {
+            double sq = 0;
+            for (double v : sub.offset()) {
+                sq += v * v;
+            }
+            diag.put("offset_norm", Math.sqrt(sq)); // ||w_0|| of the public source ridge
+        }
     }
 
     /** Predictions in the protocol's scaled units for its scaled rows x, through the reduction when there is one. */
@@ -483,7 +505,7 @@ public final class SupervisedMethods {
         @Override
         public Set<String> parameters() {
             return MethodParameters.union(SupervisedProtocol.PARAMETERS, Set.of("alpha", "kappa1", "radius", "discrepancy-share", "start",
-                    PublicSubspace.PARAMETER));
+                    PublicSubspace.PARAMETER, PublicSubspace.RESCALE));
         }
 
         static List<StatisticsPCnvxAdap.Settings> grid(MethodConfig c) {
@@ -1032,7 +1054,7 @@ public final class SupervisedMethods {
         @Override
         public Set<String> parameters() {
             return MethodParameters.union(SupervisedProtocol.PARAMETERS, MethodParameters.DP_SGD, Set.of("radius", "iterations",
-                    PublicSubspace.PARAMETER));
+                    PublicSubspace.PARAMETER, PublicSubspace.RESCALE));
         }
 
         @Override
