@@ -43,6 +43,10 @@ import org.privadapt.privacy.mechanisms.GaussianCalibration;
  *   <li>{@code dp-target-only}: noisy projected gradient descent on the target's training rows alone
  *       ({@link NoisyGradientDescent}).
  * </ul>
+ *
+ * For regression with more coordinates than private rows (d + 1 > n) the discrepancy methods and dp-target-only run,
+ * by default, in a public subspace of the source, and the discrepancy methods fit the residual of a public offset
+ * ({@link PublicSubspace}, {@link #reduction}): both maps are built from public rows only and are row-local.
  */
 public final class SupervisedMethods {
     private SupervisedMethods() {
