@@ -140,22 +140,43 @@ public record PublicSubspace(DenseMatrix basis, double rowScale, double[] offset
         return k;
     }
 
-    /** The rows in the subspace: x V / rowScale. */
+    /**
+     * The rows in the subspace: (x V, clip(x . w_0, -1, 1)) / rowScale, the last coordinate only with an offset (the
+     * public fit's own prediction as a feature, so that the descent can also rescale the public fit on the target).
+     */
     public DenseMatrix project(DenseMatrix x) {
         if (basis == null) {
             return x;
         }
         DenseMatrix p = LinAlg.multiply(x, basis);
+        if (offset != null) {
+            int n = p.rows();
+            int c = p.cols();
+            double[] data = Arrays.copyOf(p.data(), n * (c + 1));
+            System.arraycopy(offsets(x), 0, data, n * c, n);
+            p = new DenseMatrix(n, c + 1, data);
+        }
         return rowScale == 1.0 ? p : p.scale(1.0 / rowScale);
     }
 
+    /** The number of coordinates of a projected row. */
+    public int dimension(int d) {
+        return basis == null ? d : basis.cols() + (offset != null ? 1 : 0);
+    }
+
+    /** The same maps with the public row scale of {@link #rowScale(DenseMatrix)} on the source's rows. */
+    public PublicSubspace rescaledOn(DenseMatrix xSource) {
+        PublicSubspace unit = new PublicSubspace(basis, 1.0, offset);
+        return new PublicSubspace(basis, rowScale(unit.project(xSource)), offset);
+    }
+
     /**
-     * The public rescaling constant for rows projected onto {@code basis}: the 95th percentile of the projected source
+     * The public rescaling constant for projected rows: the 95th percentile of the projected source
      * rows' norms (as the protocol's own scaling, {@link SupervisedProtocol.Scaling}), so that most projected rows use
      * the row bound r = 1 again instead of the fraction of it the top directions keep; 1 when that is not below 1.
      */
-    public static double rowScale(DenseMatrix xSource, DenseMatrix basis) {
-        double[] sq = LinAlg.multiply(xSource, basis).rowSquaredNorms();
+    public static double rowScale(DenseMatrix projectedSource) {
+        double[] sq = projectedSource.rowSquaredNorms();
         for (int i = 0; i < sq.length; i++) {
             sq[i] = Math.sqrt(sq[i]);
         }

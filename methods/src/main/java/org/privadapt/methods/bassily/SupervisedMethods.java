@@ -117,7 +117,8 @@ public final class SupervisedMethods {
         if (!rescale.equals("true") && !rescale.equals("false")) {
             throw new IllegalArgumentException(PublicSubspace.RESCALE + " must be true or false, got '" + rescale + "'");
         }
-        return new PublicSubspace(v, rescale.equals("true") ? PublicSubspace.rowScale(p.xSource(), v) : 1.0, w0);
+        PublicSubspace sub = new PublicSubspace(v, 1.0, w0);
+        return rescale.equals("true") ? sub.rescaledOn(p.xSource()) : sub;
     }
 
     /** The reduction's settings for the diagnostics (all public). */

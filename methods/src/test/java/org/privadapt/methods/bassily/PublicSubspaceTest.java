@@ -92,7 +92,8 @@ class PublicSubspaceTest {
         for (double v : yt) {
             assertThat(Math.abs(v)).isLessThanOrEqualTo(1.0);
         }
-        double[] zero = new double[ra.basis().cols()];
+        double[] zero = new double[ra.dimension(0)];
+        assertThat(ra.dimension(0)).isEqualTo(ra.basis().cols() + 1); // the public fit's prediction as a feature
         assertThat(ra.predict(a.xTest(), zero)).isEqualTo(ra.offsets(a.xTest()));
         // dp-target-only's reduction: the subspace only
         assertThat(SupervisedMethods.reduction(a, c, false).offset()).isNull();
