@@ -16,11 +16,15 @@ import org.privadapt.methods.core.MethodConfig;
  *   <li>{@code basis}: a (d + 1) x (k + 1) matrix with orthonormal columns: the top-k right singular vectors of the
  *       public source's scaled rows (the constant column left out), computed through the source's m x m Gram matrix,
  *       and the constant feature's axis e_{d+1} (the intercept). Every row x becomes x V; since V^T V = I,
- *       ||x V|| <= ||x||, so the row bound r, and with it every sensitivity, is unchanged.</li>
+ *       ||x V|| <= ||x||. By default the projected rows are then divided by {@code rowScale}, a public constant (the
+ *       95th percentile of the projected source rows' norms), and the methods clip them to r as every row: the
+ *       sensitivities rest on that clip, so they are unchanged.</li>
  *   <li>{@code offset} (optional): a public predictor w_0 (ridge on the public source, in the full space). Each row's
  *       target y becomes (y - clip(x . w_0, -1, 1)) / 2, again in [-1, 1] when y is, and the descent fits that residual
  *       from z = 0 in a ball of radius Lambda: a trust region around the public fit, which z = 0 reproduces exactly
- *       (clipped to [-1, 1]). Predictions are clip(x . w_0, -1, 1) + 2 (x V) . z.</li>
+ *       (clipped to [-1, 1]). With a basis, the public prediction clip(x . w_0, -1, 1) is also appended to the
+ *       projected row (before the rescaling), so that the descent can rescale the public fit. Predictions are
+ *       clip(x . w_0, -1, 1) + 2 x' . z for the projected row x'.</li>
  * </ul>
  *
  * Both maps read only the public source (and w_0, a function of the public source and the public validation rows) and
