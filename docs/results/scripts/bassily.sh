@@ -43,7 +43,8 @@ done
 # target 300 train / 50 validation / 1,000 test, no row normalisation (the regression default). Non-private baselines
 # once; DM with 50 mirror steps. Private at epsilon 4 and 10: the private methods run in the public subspace (the
 # default rule: d + 1 > n, so k = n / 10 = 30 principal directions of the public source, rows rescaled by a public
-# constant) with the source ridge's clipped predictions as offset (start=offset, the default with the subspace);
+# constant) with the source ridge's clipped predictions as offset and as an extra feature (start=offset, the default
+# with the subspace);
 # pcnvxadap with fixed settings (alpha 0.5, Lambda 4, T 300, smooth step: the simulation on 25 + 25 public validation
 # rows chose erratically); dp-target-only with the subspace (same rule, no offset), and once more without it
 AMZ=(amazon-reviews --task regression --runs 3 --seed 1 --param source-rows=500 --param source-from-target=200
