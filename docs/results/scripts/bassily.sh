@@ -40,13 +40,20 @@ for e in 0.5 1 5 10 15; do
     --epsilon "$e" --delta 1e-5 --relation replace --out "$OUT/curve-gas-eps$e.json" --plot "$OUT/curve-gas-eps$e.png" > "$OUT/curve-gas-eps$e.md"
 done
 # Table 3 shape: Amazon reviews as regression on the -1/+1 labels, 12 pairs, 3 splits: source 500 + 200 target rows,
-# target 300 train / 50 validation / 1,000 test. Non-private baselines once; pcnvxadap with fixed settings (alpha 0.5,
-# Lambda 4, T 300, smooth step: the private grid's simulation is too slow at d = 5,000) at epsilon 4 and 10; DM with
-# 50 mirror steps
+# target 300 train / 50 validation / 1,000 test, no row normalisation (the regression default). Non-private baselines
+# once; DM with 50 mirror steps. Private at epsilon 4 and 10: the private methods run in the public subspace (the
+# default rule: d + 1 > n, so k = n / 10 = 30 principal directions of the public source, rows rescaled by a public
+# constant) with the source ridge's clipped predictions as offset and as an extra feature (start=offset, the default
+# with the subspace);
+# pcnvxadap with fixed settings (alpha 0.5, Lambda 4, T 300, smooth step: the simulation on 25 + 25 public validation
+# rows chose erratically); dp-target-only with the subspace (same rule, no offset), and once more without it
 AMZ=(amazon-reviews --task regression --runs 3 --seed 1 --param source-rows=500 --param source-from-target=200
   --param target-train=300 --param target-validation=50 --param target-test=1000)
 "$PA" bench "${AMZ[@]}" --methods target-only,source-only,source-target,kmm,dm --param dm-iterations=50 \
   --out "$OUT/amazon.json" > "$OUT/amazon.md"
-"$PA" bench "${AMZ[@]}" --methods target-only,pcnvxadap,dp-target-only --param alpha=0.5 --param radius=4 \
-  --param iterations=300 --param step=smooth --epsilon 4,10 --delta 1e-4 --relation replace \
+"$PA" bench "${AMZ[@]}" --methods target-only,source-only,pcnvxadap,pcnvxadap-stats,dp-target-only --param alpha=0.5 \
+  --param radius=4 --param iterations=300 --param step=smooth --epsilon 4,10 --delta 1e-4 --relation replace \
   --out "$OUT/amazon-private.json" > "$OUT/amazon-private.md"
+"$PA" bench "${AMZ[@]}" --methods target-only,dp-target-only --param public-subspace=off --param radius=4 \
+  --param iterations=300 --epsilon 4,10 --delta 1e-4 --relation replace \
+  --out "$OUT/amazon-private-full-dim.json" > "$OUT/amazon-private-full-dim.md"

@@ -43,6 +43,10 @@ import org.privadapt.privacy.mechanisms.GaussianCalibration;
  *   <li>{@code dp-target-only}: noisy projected gradient descent on the target's training rows alone
  *       ({@link NoisyGradientDescent}).
  * </ul>
+ *
+ * For regression with more coordinates than private rows (d + 1 > n) the discrepancy methods and dp-target-only run,
+ * by default, in a public subspace of the source, and the discrepancy methods fit the residual of a public offset
+ * ({@link PublicSubspace}, {@link #reduction}): both maps are built from public rows only and are row-local.
  */
 public final class SupervisedMethods {
     private SupervisedMethods() {
@@ -61,7 +65,8 @@ public final class SupervisedMethods {
 
     /** The {@code --param} names of the discrepancy-weighting methods. */
     static final Set<String> CNVX = Set.of("alpha", "kappa1", "kappa2", "kappa-inf", "radius", "iterations", "discrepancy-share",
-            "step", "start", "solver");
+            "step", "start", "solver", PublicSubspace.PARAMETER,
+            PublicSubspace.RESCALE);
 
     /**
      * The public start w_0 of the descent: ridge on the public source (lambda chosen on the public validation rows),
@@ -69,17 +74,72 @@ public final class SupervisedMethods {
      */
     static double[] publicStart(SupervisedProtocol p, double[] ys, MethodConfig c) {
         String how = c.params().getOrDefault("start", "source");
-        if (how.equals("zero")) {
-            return null;
+        if (how.equals("zero") || how.equals("offset")) {
+            return null; // offset: the public fit is the reduction's offset, the descent starts at 0
         }
         if (!how.equals("source")) {
-            throw new IllegalArgumentException("start must be source or zero, got '" + how + "'");
+            throw new IllegalArgumentException("start must be source, offset or zero, got '" + how + "'");
         }
+        return sourceRidge(p, ys);
+    }
+
+    /** Ridge on the public source (lambda on the public validation rows) as one weight vector over the scaled features. */
+    static double[] sourceRidge(SupervisedProtocol p, double[] ys) {
         RidgeRegression.Model m = selectRidge(p.xSource(), ys, null, p);
         double[] w = m.beta().clone();
         double constant = p.xSource().get(0, w.length - 1);
         w[w.length - 1] += m.intercept() / constant;
         return w;
+    }
+
+    /**
+     * The public reduction of a regression problem ({@link PublicSubspace}), or null when none applies: k principal
+     * directions of the public source by {@code public-subspace} (default: the rule of {@link PublicSubspace#chooseK}),
+     * and, when {@code withOffset} and {@code start=offset} (the default when k > 0), the source ridge's clipped
+     * predictions as a fixed offset. Reads only public rows.
+     */
+    static PublicSubspace reduction(SupervisedProtocol p, MethodConfig c, boolean withOffset) {
+        int k = PublicSubspace.chooseK(c, p.xSource().cols(), p.n(), p.xSource().rows());
+        String how = c.params().getOrDefault("start", k > 0 && withOffset ? "offset" : "source");
+        if (!how.equals("source") && !how.equals("offset") && !how.equals("zero")) {
+            throw new IllegalArgumentException("start must be source, offset or zero, got '" + how + "'");
+        }
+        boolean offset = withOffset && how.equals("offset");
+        if (k == 0 && !offset) {
+            return null;
+        }
+        double[] w0 = offset ? sourceRidge(p, ((RealTargets) p.ySource()).values()) : null;
+        if (k == 0) {
+            return new PublicSubspace(null, w0);
+        }
+        DenseMatrix v = PublicSubspace.basis(p.xSource(), k);
+        String rescale = c.params().getOrDefault(PublicSubspace.RESCALE, "true");
+        if (!rescale.equals("true") && !rescale.equals("false")) {
+            throw new IllegalArgumentException(PublicSubspace.RESCALE + " must be true or false, got '" + rescale + "'");
+        }
+        PublicSubspace sub = new PublicSubspace(v, 1.0, w0);
+        return rescale.equals("true") ? sub.rescaledOn(p.xSource()) : sub;
+    }
+
+    /** The reduction's settings for the diagnostics (all public). */
+    static void describeReduction(Map<String, Object> diag, PublicSubspace sub) {
+        diag.put("public_subspace", sub == null ? 0 : sub.k());
+        diag.put("public_offset", sub != null && sub.offset() != null);
+        if (sub != null && sub.basis() != null) {
+            diag.put("subspace_row_scale", sub.rowScale());
+        }
+        if (sub != null && sub.offset() != null) {
+            double sq = 0;
+            for (double v : sub.offset()) {
+                sq += v * v;
+            }
+            diag.put("offset_norm", Math.sqrt(sq)); // ||w_0|| of the public source ridge
+        }
+    }
+
+    /** Predictions in the protocol's scaled units for its scaled rows x, through the reduction when there is one. */
+    static double[] predict(PublicSubspace sub, DenseMatrix x, double[] w) {
+        return sub == null ? predict(x, w) : sub.predict(x, w);
     }
 
     /** All methods of this family, for the registry (target-only and source-only delegate here under the protocol). */
@@ -253,14 +313,19 @@ public final class SupervisedMethods {
         @Override
         public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy)
                 throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
-            SupervisedProtocol p = SupervisedProtocol.draw(task, config);
+            SupervisedProtocol original = SupervisedProtocol.draw(task, config);
+            values(original.ySource(), name());
+            PublicSubspace sub = reduction(original, config, true);
+            // from here on the (public, row-local) reduction of every part; test predictions map back through sub
+            SupervisedProtocol p = sub == null ? original : sub.apply(original);
             double[] ys = values(p.ySource(), name());
             double[] yt = values(p.yTrain(), name());
             long iterations = config.intParam("iterations", 2000);
             double share = config.param("discrepancy-share", 0.5);
             List<PCnvxAdap.Settings> grid = dp ? privateGrid(config, share) : grid(config, iterations, share);
-            double[] start = publicStart(p, ys, config);
+            double[] start = sub != null && sub.offset() != null ? null : publicStart(p, ys, config);
             Map<String, Object> diag = new LinkedHashMap<>();
+            describeReduction(diag, sub);
             if (!dp) {
                 // non-private: every candidate trained on the real rows, chosen by validation MSE (as the paper)
                 PCnvxAdap.Result best = null;
@@ -290,7 +355,7 @@ public final class SupervisedMethods {
                     diag.remove("iterations"); // the descent's settings play no part in the exact solution
                     diag.remove("step");
                 }
-                return regressionOutcome(name(), p, predict(p.xTest(), best.w()), NonPrivate.both(), diag);
+                return regressionOutcome(name(), original, predict(sub, original.xTest(), best.w()), NonPrivate.both(), diag);
             }
             PrivacySession target = privacy.target();
             Disclosures.require(task.target(), target, "pcnvxadap's predictor", Disclosures.Fact.SCHEMA);
@@ -299,7 +364,7 @@ public final class SupervisedMethods {
             PCnvxAdap.Result r = PCnvxAdap.fit(p.xSource(), ys, p.xTrain(), yt, chosen, target, start);
             describe(diag, chosen, r.discrepancy());
             diag.putAll(r.calibration());
-            return regressionOutcome(name(), p, predict(p.xTest(), r.w()), Map.of("source", PrivacyCost.NOT_PRIVATE,
+            return regressionOutcome(name(), original, predict(sub, original.xTest(), r.w()), Map.of("source", PrivacyCost.NOT_PRIVATE,
                     "target", target.spent()), diag);
         }
 
@@ -447,7 +512,8 @@ public final class SupervisedMethods {
 
         @Override
         public Set<String> parameters() {
-            return MethodParameters.union(SupervisedProtocol.PARAMETERS, Set.of("alpha", "kappa1", "radius", "discrepancy-share", "start"));
+            return MethodParameters.union(SupervisedProtocol.PARAMETERS, Set.of("alpha", "kappa1", "radius", "discrepancy-share", "start",
+                    PublicSubspace.PARAMETER, PublicSubspace.RESCALE));
         }
 
         static List<StatisticsPCnvxAdap.Settings> grid(MethodConfig c) {
@@ -470,12 +536,15 @@ public final class SupervisedMethods {
         @Override
         public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy)
                 throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
-            SupervisedProtocol p = SupervisedProtocol.draw(task, config);
+            SupervisedProtocol original = SupervisedProtocol.draw(task, config);
+            values(original.ySource(), name());
+            PublicSubspace sub = reduction(original, config, true);
+            SupervisedProtocol p = sub == null ? original : sub.apply(original);
             double[] ys = values(p.ySource(), name());
             double[] yt = values(p.yTrain(), name());
             PrivacySession target = privacy.target();
             Disclosures.require(task.target(), target, "pcnvxadap-stats's predictor", Disclosures.Fact.SCHEMA);
-            double[] start = publicStart(p, ys, config);
+            double[] start = sub != null && sub.offset() != null ? null : publicStart(p, ys, config);
             List<StatisticsPCnvxAdap.Settings> grid = grid(config);
             StatisticsPCnvxAdap.Settings chosen = grid.size() == 1 ? grid.get(0)
                     : simulate(p, ys, grid, target.target().epsilon(), target.target().delta(), config.seed(), start);
@@ -485,7 +554,8 @@ public final class SupervisedMethods {
             diag.put("kappa1", chosen.kappa1());
             diag.put("radius", chosen.lambda());
             diag.put("discrepancy", r.discrepancy());
-            return regressionOutcome(name(), p, predict(p.xTest(), r.w()), Map.of("source", PrivacyCost.NOT_PRIVATE,
+            describeReduction(diag, sub);
+            return regressionOutcome(name(), original, predict(sub, original.xTest(), r.w()), Map.of("source", PrivacyCost.NOT_PRIVATE,
                     "target", target.spent()), diag);
         }
 
@@ -991,18 +1061,22 @@ public final class SupervisedMethods {
 
         @Override
         public Set<String> parameters() {
-            return MethodParameters.union(SupervisedProtocol.PARAMETERS, MethodParameters.DP_SGD, Set.of("radius", "iterations"));
+            return MethodParameters.union(SupervisedProtocol.PARAMETERS, MethodParameters.DP_SGD, Set.of("radius", "iterations",
+                    PublicSubspace.PARAMETER, PublicSubspace.RESCALE));
         }
 
         @Override
         public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy)
                 throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
-            SupervisedProtocol p = SupervisedProtocol.draw(task, config);
+            SupervisedProtocol original = SupervisedProtocol.draw(task, config);
             PrivacySession target = privacy.target();
-            if (!p.isRegression()) {
-                return classification(task, p, config, target);
+            if (!original.isRegression()) {
+                return classification(task, original, config, target);
             }
             Disclosures.require(task.target(), target, "dp-target-only's predictor", Disclosures.Fact.SCHEMA);
+            // the public subspace only (no offset: the source's labels stay out of the target-only baseline)
+            PublicSubspace sub = reduction(original, config, false);
+            SupervisedProtocol p = sub == null ? original : sub.apply(original);
             double[] radii = config.params().containsKey("radius") ? new double[] {config.param("radius", 4)} : new double[] {1, 4};
             long[] ts = config.params().containsKey("iterations") ? new long[] {config.intParam("iterations", 200)}
                     : new long[] {10, 30, 100, 300};
@@ -1014,7 +1088,8 @@ public final class SupervisedMethods {
             Map<String, Object> diag = new LinkedHashMap<>(r.calibration());
             diag.put("radius", radius);
             diag.put("selection", "simulation on public validation rows");
-            return regressionOutcome(name(), p, predict(p.xTest(), r.w()), Map.of("source", PrivacyCost.NONE,
+            describeReduction(diag, sub);
+            return regressionOutcome(name(), original, predict(sub, original.xTest(), r.w()), Map.of("source", PrivacyCost.NONE,
                     "target", target.spent()), diag);
         }
 

@@ -153,6 +153,85 @@ class BassilyNeighboursTest {
         }
     }
 
+    /**
+     * With the public subspace and offset ({@link PublicSubspace}, built from the source alone): every neighbouring
+     * pair maps to a pair that differs in the same single row (the maps are row-local), no row gets longer, the
+     * transformed targets stay in [-1, 1], and the gradient pair and the discrepancy still move within their
+     * sensitivities; the whole fits' calibrations and charges are identical on the two sides.
+     */
+    @Test
+    void withThePublicSubspaceNeighboursStayNeighboursAndTheSensitivitiesHold() throws Exception {
+        Neighbours.Labelled base = base();
+        Neighbours.Labelled src = source();
+        DenseMatrix xsRaw = src.matrix();
+        DenseMatrix v = PublicSubspace.basis(xsRaw, 2);
+        // rescaled by a public constant below 1, as the default does: rows may lengthen by 1 / rowScale, the clip bounds them
+        double rowScale = 0.5;
+        PublicSubspace sub = new PublicSubspace(v, rowScale, new double[] {0.5, -0.3, 0.2, 0.1});
+        DenseMatrix xs = PCnvxAdap.clipRows(sub.project(xsRaw), BOUND);
+        double[] ys = PCnvxAdap.clipTargets(sub.targets(xsRaw, PCnvxAdap.clipTargets(targets(src))));
+        ObjectMapper json = new ObjectMapper();
+        PCnvxAdap.Settings s = new PCnvxAdap.Settings(0.4, 1, 0, 0, 2, BOUND, 30, 0.5, true);
+        SplittableRandom r = new SplittableRandom(7);
+        for (Neighbours.Pair pair : Neighbours.replaceOne(base, BOUND, 6)) {
+            DenseMatrix raw1 = pair.d().matrix();
+            DenseMatrix raw2 = pair.dPrime().matrix();
+            DenseMatrix z1 = sub.project(raw1);
+            DenseMatrix z2 = sub.project(raw2);
+            double[] n0 = raw1.rowSquaredNorms();
+            double[] n1 = z1.rowSquaredNorms();
+            for (int i = 0; i < n0.length; i++) {
+                // the subspace part is no longer than x, the appended public prediction at most 1, all over rowScale
+                assertThat(n1[i]).isLessThanOrEqualTo((n0[i] + 1) / (rowScale * rowScale) * (1 + 1e-12));
+            }
+            double[] t1 = sub.targets(raw1, PCnvxAdap.clipTargets(targets(pair.d())));
+            double[] t2 = sub.targets(raw2, PCnvxAdap.clipTargets(targets(pair.dPrime())));
+            int differing = 0;
+            for (int i = 0; i < t1.length; i++) {
+                assertThat(Math.abs(t1[i])).isLessThanOrEqualTo(1.0);
+                boolean rowSame = java.util.Arrays.equals(z1.row(i), z2.row(i)) && t1[i] == t2[i];
+                differing += rowSame ? 0 : 1;
+            }
+            assertThat(differing).as(pair + " transformed rows that differ").isLessThanOrEqualTo(1);
+            DenseMatrix x1 = PCnvxAdap.clipRows(z1, BOUND);
+            DenseMatrix x2 = PCnvxAdap.clipRows(z2, BOUND);
+            for (double q : x1.rowSquaredNorms()) {
+                assertThat(q).isLessThanOrEqualTo(BOUND * BOUND * (1 + 1e-12));
+            }
+            int n = x1.rows();
+            double lambda = 2;
+            double b = (lambda * BOUND + 1) * (lambda * BOUND + 1);
+            ReleaseComparison.assertWithin(Math.abs(LabelledDiscrepancy.squaredLoss(xs, ys, x1, t1, lambda)
+                    - LabelledDiscrepancy.squaredLoss(xs, ys, x2, t2, lambda)), b / n, 0, pair + " discrepancy (subspace)");
+            for (int k = 0; k < 5; k++) {
+                double alpha = 0.1 + 0.8 * r.nextDouble();
+                CnvxAdap.Problem p1 = new CnvxAdap.Problem(xs, ys, x1, t1, 0.1, alpha, 1, 0, 0, 3, BOUND);
+                CnvxAdap.Problem p2 = new CnvxAdap.Problem(xs, ys, x2, t2, 0.1, alpha, 1, 0, 0, 3, BOUND);
+                double[] w = randomBall(xs.cols(), 3, k % 2 == 0, r);
+                double[] u = new double[xs.rows() + n];
+                for (int i = 0; i < u.length; i++) {
+                    u[i] = (i < xs.rows() ? xs.rows() / alpha : n / (1 - alpha)) * (1 + r.nextDouble());
+                }
+                double[][] g1 = CnvxAdap.privateGradient(p1, w, u);
+                double[][] g2 = CnvxAdap.privateGradient(p2, w, u);
+                double whitened = Math.hypot(ReleaseComparison.l2(g1[0], g2[0]) / p1.s1(), ReleaseComparison.l2(g1[1], g2[1]) / p1.s2());
+                ReleaseComparison.assertWithin(whitened, Math.sqrt(2), 0, pair + " CnvxAdap gradient pair (subspace, whitened)");
+            }
+            PrivacySession a = session(9);
+            PrivacySession bb = session(9);
+            PCnvxAdap.Result r1 = PCnvxAdap.fit(xs, ys, z1, t1, s, a, null);
+            PCnvxAdap.Result r2 = PCnvxAdap.fit(xs, ys, z2, t2, s, bb, null);
+            same(json, r1.calibration(), r2.calibration(), pair + " pcnvxadap calibration (subspace)");
+            assertThat(a.spent()).isEqualTo(bb.spent());
+            a = session(9);
+            bb = session(9);
+            NoisyGradientDescent.Result q1 = NoisyGradientDescent.fitSquaredLoss(z1, t1, 2, BOUND, 20, a);
+            NoisyGradientDescent.Result q2 = NoisyGradientDescent.fitSquaredLoss(z2, t2, 2, BOUND, 20, bb);
+            same(json, q1.calibration(), q2.calibration(), pair + " dp-target-only calibration (subspace)");
+            assertThat(a.spent()).isEqualTo(bb.spent());
+        }
+    }
+
     private static void same(ObjectMapper json, Map<String, Object> a, Map<String, Object> b, String what) {
         JsonNode ja = json.valueToTree(a);
         JsonNode jb = json.valueToTree(b);
