@@ -242,12 +242,17 @@ public final class Runs {
         return out;
     }
 
-    private static Ran runOnce(AdaptationMethod method, AdaptationTask task, MethodConfig config, int r, Contexts contexts)
-            throws DataException, org.privadapt.privacy.BudgetExceededException, org.privadapt.privacy.ledger.BudgetLedger.LedgerException {
+    /** Refuses, with one line, a multi-label task given to a method that does not support multi-label targets. */
+    public static void requireMultiLabelSupport(AdaptationMethod method, AdaptationTask task, MethodConfig config) {
         if (AdaptationMethod.isMultiLabel(task) && !method.supportsMultiLabel(task, config)) {
             throw new UsageException(method.name() + ": the task's targets are multi-label, and this method does not support "
                     + "multi-label targets (paper 004's source-only, uda-with-source, uda-gmm and dp-uda-gmm do)");
         }
+    }
+
+    private static Ran runOnce(AdaptationMethod method, AdaptationTask task, MethodConfig config, int r, Contexts contexts)
+            throws DataException, org.privadapt.privacy.BudgetExceededException, org.privadapt.privacy.ledger.BudgetLedger.LedgerException {
+        requireMultiLabelSupport(method, task, config);
         try {
             PrivacyContext ctx = contexts.forRun(r);
             return new Ran(method.run(task, config.withSeed(config.seed() + r), ctx), ctx);

@@ -115,6 +115,7 @@ public final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UsageException(m.name() + ": " + e.getMessage(), e);
         }
+        Runs.requireMultiLabelSupport(m, task, config);
         if (preDefault != null && !output.json) {
             spec.commandLine().getErr().println("privadapt: preprocessing " + preDefault.spec() + " (default for "
                     + preDefault.reason() + "; --preprocess to change)");
