@@ -30,7 +30,8 @@ public final class SourceOnlyMethod implements AdaptationMethod {
     /** Not under paper 003's protocol, where each run draws its own split. */
     @Override
     public boolean deterministic(AdaptationTask task, MethodConfig config) {
-        return deterministic(config) && !org.privadapt.methods.bassily.SupervisedProtocol.requested(task, config);
+        return deterministic(config) && !org.privadapt.methods.bassily.SupervisedProtocol.requested(task, config)
+                && !org.privadapt.methods.gmmuda.GmmUdaMethod.handles(task, config); // paper 004's network follows the seed
     }
 
     @Override

@@ -15,7 +15,7 @@ import org.privadapt.models.uda.OutputMode;
  * <ul>
  *   <li>Source model: {@code hidden} (encoder widths, default 256), {@code activation} (encoder, tanh: bounded features,
  *       so the GMM's clipping rarely bites), {@code epochs} (20), {@code batch} (expected logical batch, 64), {@code lr}
- *       (1e-3, Adam), {@code clip} (DP-SGD's C, 1), {@code weight-decay} (0).
+ *       (1e-3), {@code optimizer} (adam, sgd, momentum), {@code clip} (DP-SGD's C, 1), {@code weight-decay} (0).
  *   <li>GMM: {@code components} (K, 6), {@code covariance} (diag or full, diag), {@code em-iterations} (T, 10),
  *       {@code feature-clip} (R; default sqrt(width) / 2), {@code em-share} (the share of epsilon the DP-EM's noise is
  *       calibrated to alone, 0.25; DP-SGD's noise then makes the composition exactly the run's (epsilon, delta)).
@@ -29,12 +29,12 @@ import org.privadapt.models.uda.OutputMode;
  *       membership-inference attack, 0 = off; the AUCs go to the diagnostics).
  * </ul>
  */
-public record GmmUdaConfig(int[] hidden, Activation activation, int epochs, int batch, double lr, double clip, double weightDecay,
+public record GmmUdaConfig(int[] hidden, Activation activation, int epochs, int batch, double lr, String optimizer, double clip, double weightDecay,
                            int components, CovarianceType covariance, int emIterations, double featureClip, double emShare,
                            Adversary adversary, String mode, int adaptEpochs, int adaptBatch, double adaptLr, double kd,
                            double temperature, double im, double diversity, int[] discHidden, long seed) {
 
-    public static final Set<String> PARAMETERS = Set.of("hidden", "activation", "epochs", "batch", "lr", "clip", "weight-decay",
+    public static final Set<String> PARAMETERS = Set.of("hidden", "activation", "epochs", "batch", "lr", "optimizer", "clip", "weight-decay",
             "components", "covariance", "em-iterations", "feature-clip", "em-share", "adversary", "mode", "adapt-epochs",
             "adapt-batch", "adapt-lr", "kd", "temperature", "im", "diversity", "disc-hidden", "pipeline", "attack-holdout");
 
@@ -64,11 +64,16 @@ public record GmmUdaConfig(int[] hidden, Activation activation, int epochs, int 
             default -> throw new IllegalArgumentException("covariance must be diag or full, got '" + cov + "'");
         };
         return new GmmUdaConfig(hidden, Activation.parse(p.getOrDefault("activation", "tanh")), positive(c, "epochs", 20),
-                positive(c, "batch", 64), c.param("lr", 1e-3), c.param("clip", 1.0), c.param("weight-decay", 0.0),
+                positive(c, "batch", 64), c.param("lr", 1e-3), optimizer(p.getOrDefault("optimizer", "adam")), c.param("clip", 1.0), c.param("weight-decay", 0.0),
                 positive(c, "components", 6), ct, positive(c, "em-iterations", 10), r, share, a, mode,
                 positive(c, "adapt-epochs", 10), positive(c, "adapt-batch", 32), c.param("adapt-lr", 1e-4), c.param("kd", 1.0),
                 c.param("temperature", 20.0), c.param("im", 1.0), c.param("diversity", Double.NaN),
                 widths(p.getOrDefault("disc-hidden", "256,256"), "disc-hidden"), c.seed());
+    }
+
+    private static String optimizer(String name) {
+        org.privadapt.models.nn.Optimizer.parse(name); // refuses an unknown name
+        return name;
     }
 
     private static int positive(MethodConfig c, String name, int dflt) {

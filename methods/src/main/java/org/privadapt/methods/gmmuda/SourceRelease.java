@@ -76,7 +76,7 @@ public record SourceRelease(EncoderClassifier model, GaussianMixture mixture, Dp
     }
 
     private static StackDpSgdTrainer.Config sgd(GmmUdaConfig c, long iterations, double sigma) {
-        return new StackDpSgdTrainer.Config(iterations, c.batch(), c.clip(), sigma, 512, "adam", c.lr(), "constant", c.weightDecay(),
+        return new StackDpSgdTrainer.Config(iterations, c.batch(), c.clip(), sigma, 512, c.optimizer(), c.lr(), "constant", c.weightDecay(),
                 c.seed() ^ 0x9E3779B97F4A7C15L);
     }
 
