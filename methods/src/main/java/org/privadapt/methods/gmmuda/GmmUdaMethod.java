@@ -157,7 +157,8 @@ public final class GmmUdaMethod implements AdaptationMethod {
             java.util.Arrays.sort(members);
             xs = xs.selectRows(members);
             ys = ys.selectRows(members);
-            src = src.selectRows(members, "members of the membership-inference evaluation");
+            // the members' count is a function of the public n and the public holdout share: the declared facts carry over
+            src = src.selectRows(members, "members of the membership-inference evaluation").withPublicFacts(given.publicFacts());
             diag.put("mia_members", members.length);
             diag.put("mia_non_members", h);
         }

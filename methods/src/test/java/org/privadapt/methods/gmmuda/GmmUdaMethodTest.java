@@ -132,6 +132,10 @@ class GmmUdaMethodTest {
         assertThat(o.diagnostics().get("mia_non_members")).isEqualTo(100);
         assertThat((Double) o.diagnostics().get("mia_gmm_auc")).isBetween(0.0, 1.0);
         assertThat((Double) o.diagnostics().get("mia_model_auc")).isBetween(0.0, 1.0);
+        // the private release on the members: their count follows from the declared n and the public share
+        AdaptationOutcome p = Methods.get("dp-uda-gmm").run(task(), config().withParam("attack-holdout", "0.25"),
+                PrivacyContext.seeded(8, 1e-5, 5));
+        assertThat((Double) p.diagnostics().get("mia_gmm_auc")).isBetween(0.0, 1.0);
     }
 
     @Test
