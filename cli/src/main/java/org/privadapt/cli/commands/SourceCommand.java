@@ -274,7 +274,7 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
             org.privadapt.methods.gmmuda.SourceRelease r;
             try {
                 org.privadapt.methods.core.Disclosures.requireForDpSgdModel(source, session, m + ": the source's DP-SGD encoder and classifier");
-                r = org.privadapt.methods.gmmuda.SourceRelease.trainPrivate(org.privadapt.methods.gmmuda.GmmUdaMethod.unit(source.features()),
+                r = org.privadapt.methods.gmmuda.SourceRelease.trainPrivate(org.privadapt.methods.gmmuda.GmmUdaMethod.rows(source.features(), cfg.rowNorm(true)),
                         multi ? y : source.classLabels(), cfg, session);
             } catch (IllegalArgumentException e) {
                 throw new UsageException(e.getMessage().startsWith(m) ? e.getMessage() : m + ": " + e.getMessage(), e);

@@ -434,7 +434,7 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
                             ? "classes" : "multi-label") + "; the release is for a " + (rel.multiLabel() ? "multi-label" : "class") + " task");
                 }
             }
-            org.privadapt.math.FeatureMatrix xt = org.privadapt.methods.gmmuda.GmmUdaMethod.unit(rows.withoutLabels().features());
+            org.privadapt.math.FeatureMatrix xt = org.privadapt.methods.gmmuda.GmmUdaMethod.rows(rows.withoutLabels().features(), cfg.rowNorm(true));
             org.privadapt.models.uda.AdaptedModel model = org.privadapt.methods.gmmuda.GmmUdaMethod.adapt(rel.release(), xt, cfg, rel.multiLabel());
             org.privadapt.math.DenseMatrix logits = model.logits(xt);
             List<String> names = rel.labels();
@@ -465,7 +465,7 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             org.privadapt.methods.core.AdaptationOutcome o = null;
             if (eval != null) {
                 org.privadapt.math.DenseMatrix el = eval == rows ? logits
-                        : model.logits(org.privadapt.methods.gmmuda.GmmUdaMethod.unit(eval.features()));
+                        : model.logits(org.privadapt.methods.gmmuda.GmmUdaMethod.rows(eval.features(), cfg.rowNorm(true)));
                 o = org.privadapt.methods.gmmuda.GmmUdaMethod.score(m, el, names, eval, rel.multiLabel(), Map.of(), Map.of());
             }
             String warning = null;

@@ -13,7 +13,8 @@ import org.privadapt.models.uda.OutputMode;
  * target's labels; the paper's choice of K by target F1 is not repeated: K = 6 is its reported best, fixed).
  *
  * <ul>
- *   <li>Source model: {@code hidden} (encoder widths, default 256), {@code activation} (encoder, tanh: bounded features,
+ *   <li>Source model: {@code row-norm} (rows scaled to this L2 norm before the network; 8 for the private release,
+ *       1 otherwise: {@link #rowNorm}), {@code hidden} (encoder widths, default 256), {@code activation} (encoder, tanh: bounded features,
  *       so the GMM's clipping rarely bites), {@code epochs} (20), {@code batch} (expected logical batch, 64), {@code lr}
  *       (1e-3), {@code optimizer} (adam, sgd, momentum), {@code clip} (DP-SGD's C, 1), {@code weight-decay} (0).
  *   <li>GMM: {@code components} (K, 6), {@code covariance} (diag or full, diag), {@code em-iterations} (T, 10),
@@ -29,12 +30,12 @@ import org.privadapt.models.uda.OutputMode;
  *       membership-inference attack, 0 = off; the AUCs go to the diagnostics).
  * </ul>
  */
-public record GmmUdaConfig(int[] hidden, Activation activation, int epochs, int batch, double lr, String optimizer, double clip, double weightDecay,
+public record GmmUdaConfig(double rowNorm, int[] hidden, Activation activation, int epochs, int batch, double lr, String optimizer, double clip, double weightDecay,
                            int components, CovarianceType covariance, int emIterations, double featureClip, double emShare,
                            Adversary adversary, String mode, int adaptEpochs, int adaptBatch, double adaptLr, double kd,
                            double temperature, double im, double diversity, int[] discHidden, long seed) {
 
-    public static final Set<String> PARAMETERS = Set.of("hidden", "activation", "epochs", "batch", "lr", "optimizer", "clip", "weight-decay",
+    public static final Set<String> PARAMETERS = Set.of("row-norm", "hidden", "activation", "epochs", "batch", "lr", "optimizer", "clip", "weight-decay",
             "components", "covariance", "em-iterations", "feature-clip", "em-share", "adversary", "mode", "adapt-epochs",
             "adapt-batch", "adapt-lr", "kd", "temperature", "im", "diversity", "disc-hidden", "pipeline", "attack-holdout");
 
@@ -63,7 +64,7 @@ public record GmmUdaConfig(int[] hidden, Activation activation, int epochs, int 
             case "full" -> CovarianceType.FULL;
             default -> throw new IllegalArgumentException("covariance must be diag or full, got '" + cov + "'");
         };
-        return new GmmUdaConfig(hidden, Activation.parse(p.getOrDefault("activation", "tanh")), positive(c, "epochs", 20),
+        return new GmmUdaConfig(c.param("row-norm", Double.NaN), hidden, Activation.parse(p.getOrDefault("activation", "tanh")), positive(c, "epochs", 20),
                 positive(c, "batch", 64), c.param("lr", 1e-3), optimizer(p.getOrDefault("optimizer", "adam")), c.param("clip", 1.0), c.param("weight-decay", 0.0),
                 positive(c, "components", 6), ct, positive(c, "em-iterations", 10), r, share, a, mode,
                 positive(c, "adapt-epochs", 10), positive(c, "adapt-batch", 32), c.param("adapt-lr", 1e-4), c.param("kd", 1.0),
@@ -98,6 +99,24 @@ public record GmmUdaConfig(int[] hidden, Activation activation, int epochs, int 
             }
         }
         return w;
+    }
+
+    /**
+     * The L2 norm every row is scaled to before the network (row-local): as given, else 8 for the private release and 1
+     * otherwise. DP-SGD's signal-to-noise ratio grows with the per-example gradient norm up to the clip C: with unit
+     * rows a 4,096-wide Xavier layer gives features of ~0.016 per unit and gradients of norm ~0.25 against C = 1, and
+     * the DP source model predicted no label at all on iu-chest-xray-uda (epsilon 5); with rows of norm 8 its mean
+     * per-label accuracy was 93.7 % (F1 16.8 %) before adaptation, 93.8 % after. Non-private training prefers 1
+     * (uda-gmm 93.7 % against 92.8 % at 8).
+     */
+    public double rowNorm(boolean isPrivate) {
+        if (Double.isNaN(rowNorm)) {
+            return isPrivate ? 8 : 1;
+        }
+        if (!(rowNorm > 0) || Double.isInfinite(rowNorm)) {
+            throw new IllegalArgumentException("row-norm must be a positive number, got " + rowNorm);
+        }
+        return rowNorm;
     }
 
     /** The adaptation's output mode: as requested, else sigmoid for multi-label targets and softmax for classes. */

@@ -136,8 +136,9 @@ public final class GmmUdaMethod implements AdaptationMethod {
         Map<String, Object> diag = new LinkedHashMap<>();
         // every row to unit L2 norm (row-local, so no record's features depend on another's): the network sees the same
         // scale whatever --preprocess multiplied the rows by
-        FeatureMatrix xs = unit(src.features());
-        FeatureMatrix xt = unit(task.target().features());
+        double norm = c.rowNorm(isPrivate());
+        FeatureMatrix xs = rows(src.features(), norm);
+        FeatureMatrix xt = rows(task.target().features(), norm);
         // membership-inference evaluation (attack-holdout > 0): a seeded share of the source rows is held out of
         // training as non-members; the release is made from the rest (the members)
         double holdout = config.param("attack-holdout", 0);
@@ -182,7 +183,7 @@ public final class GmmUdaMethod implements AdaptationMethod {
         if (nonMembers != null) {
             attack(release, xAll, yAll, nonMembers, c, diag);
         }
-        FeatureMatrix xe = unit(task.evaluation().features());
+        FeatureMatrix xe = rows(task.evaluation().features(), norm);
         DenseMatrix logits = adapted == null ? release.model().logits(xe) : adapted.logits(xe);
         return score(name(), logits, names, task.evaluation(), multi, spent, diag);
     }
@@ -259,10 +260,15 @@ public final class GmmUdaMethod implements AdaptationMethod {
 
     /** Each row scaled to unit L2 norm (zero rows left zero). */
     public static FeatureMatrix unit(FeatureMatrix x) {
+        return rows(x, 1);
+    }
+
+    /** Each row scaled to L2 norm {@code norm} (zero rows left zero; row-local). */
+    public static FeatureMatrix rows(FeatureMatrix x, double norm) {
         double[] sq = x.rowSquaredNorms();
         double[] f = new double[sq.length];
         for (int i = 0; i < f.length; i++) {
-            f[i] = sq[i] > 0 ? 1 / Math.sqrt(sq[i]) : 1;
+            f[i] = sq[i] > 0 ? norm / Math.sqrt(sq[i]) : 1;
         }
         return x.scaleRows(f);
     }

@@ -44,7 +44,7 @@ public record SourceReleaseArtifact(SourceRelease release, List<String> labels, 
     /** The row normalisation both sides apply after the preprocessing ({@link GmmUdaMethod#unit}). */
     public static final String ROW_NORMALISATION = "unit-l2";
     /** The settings that shape the source's release (the others are the target's adaptation's). */
-    public static final Set<String> SOURCE_PARAMETERS = Set.of("hidden", "activation", "epochs", "batch", "lr", "optimizer", "clip",
+    public static final Set<String> SOURCE_PARAMETERS = Set.of("row-norm", "hidden", "activation", "epochs", "batch", "lr", "optimizer", "clip",
             "weight-decay", "components", "covariance", "em-iterations", "feature-clip", "em-share");
     /** The settings of the target's adaptation ({@code target adapt --param}). */
     public static final Set<String> TARGET_PARAMETERS = Set.of("adversary", "mode", "adapt-epochs", "adapt-batch", "adapt-lr",

@@ -148,6 +148,20 @@ class GmmUdaMethodTest {
     }
 
     @Test
+    void rowsAreScaledToEightForThePrivateReleaseAndOneOtherwise() {
+        assertThat(GmmUdaConfig.from(config()).rowNorm(true)).isEqualTo(8.0);
+        assertThat(GmmUdaConfig.from(config()).rowNorm(false)).isEqualTo(1.0);
+        assertThat(GmmUdaConfig.from(config().withParam("row-norm", "2")).rowNorm(true)).isEqualTo(2.0);
+        assertThatThrownBy(() -> GmmUdaConfig.from(config().withParam("row-norm", "-1")).rowNorm(true))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("row-norm");
+        DenseMatrix x = DenseMatrix.zeros(2, 2);
+        x.set(0, 0, 3);
+        x.set(0, 1, 4); // row 1 stays zero
+        DenseMatrix y = GmmUdaMethod.rows(x, 8).toDense();
+        assertThat(new double[] {y.get(0, 0), y.get(0, 1), y.get(1, 0), y.get(1, 1)}).containsExactly(new double[] {4.8, 6.4, 0, 0}, org.assertj.core.data.Offset.offset(1e-12));
+    }
+
+    @Test
     void parametersAreValidated() {
         assertThatThrownBy(() -> GmmUdaConfig.from(config().withParam("adversary", "gan")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dann, cdan");
