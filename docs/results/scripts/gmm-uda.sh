@@ -17,7 +17,7 @@ mkdir -p "$OUT"
 # What DP buys: membership inference against the released mixture and model (30 % of the source held out as
 # non-members; full covariances, the paper-size mixture that leaks most), without DP and at epsilon 2.5 and 15
 "$PA" bench iu-chest-xray-uda --methods uda-gmm,dp-uda-gmm --param attack-holdout=0.3 --param covariance=full \
-  --epsilon 2.5,15 --delta 1e-5 --runs 1 --seed 1 --out "$OUT/mia.json" > "$OUT/mia.md"
+  --epsilon 2.5,5,7.5,15 --delta 1e-5 --runs 1 --seed 1 --out "$OUT/mia.json" > "$OUT/mia.md"
 # Amazon reviews, one binary label, the same pipeline (pipeline=gmm-uda), two pairs, DP at epsilon 5
 "$PA" bench amazon-reviews --tasks B:D,E:K --methods source-only,uda-with-source,uda-gmm,dp-uda-gmm --param pipeline=gmm-uda \
   --epsilon 5 --delta 1e-5 --runs 1 --seed 1 --out "$OUT/amazon.json" > "$OUT/amazon.md"
