@@ -9,6 +9,15 @@ public final class Softmax {
 
     /** Replaces each row of {@code logits} by its softmax, in place, and returns it. */
     public static DenseMatrix inPlace(DenseMatrix logits) {
+        normaliseInPlace(logits);
+        return logits;
+    }
+
+    /**
+     * Replaces each row of {@code logits} by its softmax, in place, and returns each row's log normaliser
+     * {@code log sum_c exp(logits[i][c])} (computed stably, max first).
+     */
+    public static double[] normaliseInPlace(DenseMatrix logits) {
         int n = logits.rows();
         int k = logits.cols();
         double[] a = logits.data();
@@ -32,7 +41,11 @@ public final class Softmax {
                 a[i + c * n] /= sum[i];
             }
         }
-        return logits;
+        double[] logNormaliser = new double[n];
+        for (int i = 0; i < n; i++) {
+            logNormaliser[i] = max[i] + Math.log(sum[i]);
+        }
+        return logNormaliser;
     }
 
     public static int[] argmaxRows(DenseMatrix m) {

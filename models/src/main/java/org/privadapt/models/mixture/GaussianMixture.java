@@ -372,31 +372,12 @@ public final class GaussianMixture {
         DenseMatrix lp = componentLogDensities(z);
         int n = lp.rows();
         double[] a = lp.data();
-        double[] logDensity = new double[n];
-        double[] max = new double[n];
-        Arrays.fill(max, Double.NEGATIVE_INFINITY);
         for (int c = 0; c < k; c++) {
             for (int i = 0; i < n; i++) {
                 a[i + c * n] += logWeights[c];
-                max[i] = Math.max(max[i], a[i + c * n]);
             }
         }
-        double[] sum = new double[n];
-        for (int c = 0; c < k; c++) {
-            for (int i = 0; i < n; i++) {
-                double e = Math.exp(a[i + c * n] - max[i]);
-                a[i + c * n] = e;
-                sum[i] += e;
-            }
-        }
-        for (int i = 0; i < n; i++) {
-            logDensity[i] = max[i] + Math.log(sum[i]);
-        }
-        for (int c = 0; c < k; c++) {
-            for (int i = 0; i < n; i++) {
-                a[i + c * n] /= sum[i];
-            }
-        }
+        double[] logDensity = org.privadapt.models.Softmax.normaliseInPlace(lp); // log-sum-exp over components
         return new Posterior(lp, logDensity);
     }
 
