@@ -9,10 +9,11 @@ import org.privadapt.methods.core.AdaptationMethod;
 import org.privadapt.methods.core.AdaptationOutcome;
 import org.privadapt.methods.core.AdaptationTask;
 import org.privadapt.methods.core.Classifiers;
-import org.privadapt.methods.core.Disclosures;
 import org.privadapt.methods.core.MethodConfig;
 import org.privadapt.methods.core.PrivacyContext;
-import org.privadapt.methods.core.PrivateTraining;
+import org.privadapt.methods.core.PrivateLearners;
+import org.privadapt.methods.core.TargetRefinements;
+import org.privadapt.models.Classifier;
 import org.privadapt.models.nn.Network;
 import org.privadapt.privacy.BudgetExceededException;
 import org.privadapt.privacy.PrivacyCost;
@@ -20,8 +21,10 @@ import org.privadapt.privacy.PrivacySession;
 import org.privadapt.privacy.ledger.BudgetLedger;
 
 /**
- * The private no-adaptation baseline: the source trains its classifier with DP-SGD on its own (row-locally
- * preprocessed) data and ships the model; the target applies it. The source spends its (epsilon, delta) on the
+ * The private no-adaptation baseline: the source trains its classifier with a private learner
+ * ({@link PrivateLearners}: DP-SGD, DP-GD, DP class statistics, output perturbation) on its own (row-locally
+ * preprocessed) data and ships the model; the target applies it, optionally after refining it on its own unlabelled
+ * rows ({@link TargetRefinements}). The source spends its (epsilon, delta) on the
  * training; the target spends nothing (it only evaluates the model on its own rows).
  */
 public final class DpSourceOnlyMethod implements AdaptationMethod {
@@ -32,12 +35,13 @@ public final class DpSourceOnlyMethod implements AdaptationMethod {
 
     @Override
     public String description() {
-        return "no adaptation, source model trained with DP-SGD (source private; target not read)";
+        return "no adaptation, source model from a private learner (DP-SGD, DP-GD, class statistics, output perturbation; source private; the target reads only its own rows, with refine)";
     }
 
     @Override
     public java.util.Set<String> parameters() {
-        return org.privadapt.methods.core.MethodParameters.DP_SGD;
+        return org.privadapt.methods.core.MethodParameters.union(org.privadapt.methods.core.PrivateLearners.ALL,
+                org.privadapt.methods.core.TargetRefinements.PARAMETERS);
     }
 
     @Override
@@ -55,15 +59,21 @@ public final class DpSourceOnlyMethod implements AdaptationMethod {
             throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
         PrivacySession source = privacy.source();
         ClassLabels y = task.source().classLabels();
-        Disclosures.requireForDpSgdModel(task.source(), source, "the source's DP-SGD model");
-        PrivateTraining.Plan plan = PrivateTraining.plan(config, task.source().size(), source.target().epsilon(),
-                source.target().delta(), source.relation());
-        source.charge("dp-sgd source model", "DP-SGD (Poisson sampling, joint clipping, Gaussian noise)", plan.event(),
-                plan.describe());
-        Network model = PrivateTraining.train(plan, task.source().features(), y.codes(), y.names(), source.noise());
+        int d = task.source().dimension();
+        double eps = source.target().epsilon();
+        PrivateLearners.Kind kind = PrivateLearners.kind(config, d, y.numClasses(), eps);
+        PrivateLearners.requireDisclosures(kind, task.source(), source, "the source's " + kind.label() + " model");
+        TargetRefinements.mode(config); // a misspelt option fails before anything is spent
+        PrivateLearners.Plan plan = PrivateLearners.plan(config, task.source().size(), d, y.numClasses(), eps,
+                source.target().delta(), source.relation(), null, 1);
+        source.charge("source model (" + kind.label() + ")", kind.label(), plan.event(), plan.describe());
+        Network model = PrivateLearners.train(plan, task.source().features(), y.codes(), y.names(), source.noise());
+        // the target's own adaptation of what it received: its rows, its result, nothing released
+        Classifier used = TargetRefinements.apply(config, model, task.target().features());
         int[] pred = new int[task.evaluation().size()];
-        double acc = Classifiers.accuracy(model, task.evaluation().features(), task.evaluation(), pred);
+        double acc = Classifiers.accuracy(used, task.evaluation().features(), task.evaluation(), pred);
         Map<String, Object> diag = new LinkedHashMap<>(plan.describe());
+        diag.putAll(TargetRefinements.describe(config));
         return new AdaptationOutcome(name(), acc, pred, model.classNames(),
                 Map.of("source", source.spent(), "target", PrivacyCost.NONE), diag);
     }

@@ -1,0 +1,283 @@
+package org.privadapt.methods.core;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.privadapt.data.Dataset;
+import org.privadapt.math.FeatureMatrix;
+import org.privadapt.models.dp.ClassStatistics;
+import org.privadapt.models.dp.OutputPerturbation;
+import org.privadapt.models.dp.SessionRandomness;
+import org.privadapt.models.nn.Network;
+import org.privadapt.privacy.NeighbouringRelation;
+import org.privadapt.privacy.PrivacySession;
+import org.privadapt.privacy.accounting.Accountants;
+import org.privadapt.privacy.accounting.NoiseCalibration;
+import org.privadapt.privacy.accounting.PrivacyAccountant;
+import org.privadapt.privacy.events.ComposedEvent;
+import org.privadapt.privacy.events.DpEvent;
+import org.privadapt.privacy.events.GaussianEvent;
+import org.privadapt.privacy.events.SelfComposedEvent;
+import org.privadapt.privacy.mechanisms.GaussianCalibration;
+import org.privadapt.privacy.noise.NoiseSource;
+
+/**
+ * The final learner of a private method, chosen by {@code --param learner=NAME} (docs/privacy/private-learners.md):
+ * <ul>
+ *   <li>{@code dp-sgd}: DP-SGD as {@link PrivateTraining} plans it (Poisson sampling; n public);</li>
+ *   <li>{@code dp-gd}: full-batch DP gradient descent, the same trainer at sampling rate 1 for {@code epochs} steps
+ *       (default 100; n public: the noisy sum is divided by n);</li>
+ *   <li>{@code ncm}: one Gaussian release of the per-class sums of unit-normalised rows (sensitivity 1, or 2 under
+ *       replace-one), nearest class mean by direction;</li>
+ *   <li>{@code lda}: per-class sums and counts and one shared second moment of rows clipped to R, linear discriminant
+ *       analysis with shrinkage;</li>
+ *   <li>{@code output-perturbation}: L2-regularised multinomial logistic regression solved to a checked gradient
+ *       tolerance, Gaussian noise on its parameters;</li>
+ *   <li>{@code auto} (the default): {@link #choose}, a rule on public quantities only.</li>
+ * </ul>
+ * Every learner but the two gradient methods leaves n out of the release: they need the class set and the feature
+ * layout public, not n ({@link #requireDisclosures}). Each produces a {@link Network} (a linear one, except DP-SGD with
+ * hidden layers), so every artifact that carries a DP-SGD model carries these too.
+ */
+public final class PrivateLearners {
+    private PrivateLearners() {
+    }
+
+    /** The {@code --param} names this facade reads (beside {@link MethodParameters#DP_SGD}). */
+    public static final Set<String> PARAMETERS = Set.of("learner", "row-bound", "lambda", "lda-shrinkage", "count-share",
+            "moment-share");
+
+    /** Every parameter a method with a private final learner reads. */
+    public static final Set<String> ALL = MethodParameters.union(MethodParameters.DP_SGD, PARAMETERS);
+
+    /** The learners. */
+    public enum Kind {
+        DP_SGD("dp-sgd"), DP_GD("dp-gd"), NCM("ncm"), LDA("lda"), OUTPUT_PERTURBATION("output-perturbation");
+
+        private final String label;
+
+        Kind(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+
+        /** Whether the learner's release reveals n (sampling rate, normaliser) so that n must be public. */
+        public boolean revealsSize() {
+            return this == DP_SGD || this == DP_GD;
+        }
+
+        /** Whether one-vs-rest training (PRIMA's option) applies: only to the gradient learners. */
+        public boolean gradientBased() {
+            return this == DP_SGD || this == DP_GD;
+        }
+
+        public static Kind parse(String s) {
+            for (Kind k : values()) {
+                if (k.label.equals(s)) {
+                    return k;
+                }
+            }
+            throw new IllegalArgumentException("unknown learner '" + s + "' (auto, dp-sgd, dp-gd, ncm, lda, output-perturbation)");
+        }
+    }
+
+    /**
+     * The default rule, on public quantities only: the dimension d, the class count K and epsilon (n is not used, so
+     * the rule needs no declared size). Evidence: docs/results/private-learners.md.
+     */
+    public static Kind choose(int d, int k, double epsilon) {
+        return Kind.NCM;
+    }
+
+    /** The learner a configuration asks for ({@code learner}, default {@code auto} resolved by {@link #choose}). */
+    public static Kind kind(MethodConfig c, int d, int k, double epsilon) {
+        String s = c.params().getOrDefault("learner", "auto");
+        return "auto".equals(s) ? choose(d, k, epsilon) : Kind.parse(s);
+    }
+
+    /** The facts the learner's release carries without noise, checked before anything is charged. */
+    public static void requireDisclosures(Kind kind, Dataset d, PrivacySession session, String what) {
+        if (kind.revealsSize()) {
+            Disclosures.requireForDpSgdModel(d, session, what);
+        } else {
+            Disclosures.require(d, session, what, Disclosures.Fact.CLASSES, Disclosures.Fact.SCHEMA);
+        }
+    }
+
+    /**
+     * A planned learner: its kind, its DP event (the runs' part only, without the prior), the Gaussian multiplier
+     * (for the non-gradient learners) or the DP-SGD plan, and its public settings.
+     */
+    public record Plan(Kind kind, DpEvent event, double noiseMultiplier, PrivateTraining.Plan gradient, MethodConfig config,
+                       NeighbouringRelation relation, int runs) {
+        public Map<String, Object> describe() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("learner", kind.label());
+            if (gradient != null) {
+                m.putAll(gradient.describe());
+                return m;
+            }
+            m.put("noise_multiplier", noiseMultiplier);
+            switch (kind) {
+                case NCM -> m.put("rows", "unit L2 norm");
+                case LDA -> {
+                    m.put("row_bound", config.param("row-bound", Double.NaN));
+                    m.put("shrinkage", config.param("lda-shrinkage", 0.5));
+                }
+                case OUTPUT_PERTURBATION -> {
+                    m.put("row_bound", config.param("row-bound", Double.NaN));
+                    m.put("lambda", config.param("lambda", Double.NaN));
+                }
+                default -> {
+                }
+            }
+            if (runs > 1) {
+                m.put("models", runs);
+            }
+            return m;
+        }
+    }
+
+    /**
+     * Plans {@code runs} fits of the learner on the same records, after a {@code prior} release of the same party (or
+     * null): the noise is the smallest for which the whole composition stays within (epsilon, delta).
+     *
+     * @param n the number of records (used only by the gradient learners, which require it public)
+     * @param d the feature dimension the learner sees (public)
+     */
+    public static Plan plan(MethodConfig c, int n, int d, int k, double epsilon, double delta, NeighbouringRelation relation,
+                            DpEvent prior, int runs) {
+        Kind kind = kind(c, d, k, epsilon);
+        MethodConfig cfg = withDefaults(c, kind, n, d);
+        if (kind.gradientBased()) {
+            PrivateTraining.Plan p = PrivateTraining.plan(cfg, n, epsilon, delta, relation, prior, runs);
+            return new Plan(kind, p.event(), p.config().noiseMultiplier(), p, cfg, relation, runs);
+        }
+        if (runs < 1) {
+            throw new IllegalArgumentException("runs must be >= 1, got " + runs);
+        }
+        double s;
+        double eps = epsilon * (1 - 1e-9);
+        if (prior == null && runs == 1) {
+            s = GaussianCalibration.analyticSigma(eps, delta, 1.0);
+        } else {
+            PrivacyAccountant certified = certifyingAccountant(relation);
+            s = NoiseCalibration.smallest(x -> {
+                DpEvent runsEvent = runs == 1 ? new GaussianEvent(x) : new SelfComposedEvent(new GaussianEvent(x), runs);
+                return prior == null ? runsEvent : ComposedEvent.of(prior, runsEvent);
+            }, certified, eps, delta, runs + " Gaussian releases of " + kind.label());
+        }
+        DpEvent event = runs == 1 ? new GaussianEvent(s) : new SelfComposedEvent(new GaussianEvent(s), runs);
+        return new Plan(kind, event, s, null, cfg, relation, runs);
+    }
+
+    /** The configuration with the learner's defaults filled in (public: from d, n only where n is public). */
+    static MethodConfig withDefaults(MethodConfig c, Kind kind, int n, int d) {
+        MethodConfig out = c;
+        if (!c.params().containsKey("row-bound")) {
+            out = out.withParam("row-bound", Double.toString(Math.max(1, Math.floor(Math.sqrt(d)))));
+        }
+        switch (kind) {
+            case DP_GD -> {
+                out = out.withParam("batch", Integer.toString(Math.max(1, n)));
+                if (!c.params().containsKey("epochs")) {
+                    out = out.withParam("epochs", "100");
+                }
+                if (!c.params().containsKey("lr")) {
+                    out = out.withParam("lr", "0.05");
+                }
+            }
+            case OUTPUT_PERTURBATION -> {
+                if (!c.params().containsKey("lambda")) {
+                    double r = out.param("row-bound", 1.0);
+                    out = out.withParam("lambda", Double.toString(defaultLambda(r)));
+                }
+            }
+            default -> {
+            }
+        }
+        return out;
+    }
+
+    /** Lambda for output perturbation when none is given: proportional to R^2 (evidence in the results doc). */
+    static double defaultLambda(double rowBound) {
+        return 10 * (rowBound * rowBound + 1);
+    }
+
+    /** Fits the planned learner (its event must already be charged); noise from {@code noise}. */
+    public static Network train(Plan p, FeatureMatrix x, int[] y, List<String> classes, NoiseSource noise) {
+        SessionRandomness rnd = new SessionRandomness(noise);
+        MethodConfig c = p.config();
+        switch (p.kind()) {
+            case DP_SGD, DP_GD -> {
+                return PrivateTraining.train(p.gradient(), x, y, classes, noise);
+            }
+            case NCM -> {
+                FeatureMatrix unit = ClassStatistics.normaliseRows(x);
+                ClassStatistics exact = ClassStatistics.of(unit, y, classes.size(), false);
+                ClassStatistics.Sensitivities delta = ClassStatistics.sensitivities(p.relation(), 1.0);
+                return exact.withNoise(Double.POSITIVE_INFINITY, p.noiseMultiplier(), Double.POSITIVE_INFINITY, delta, rnd)
+                        .nearestClassMean(classes);
+            }
+            case LDA -> {
+                double r = c.param("row-bound", 1.0);
+                double countShare = c.param("count-share", 0.05);
+                double momentShare = c.param("moment-share", 0.5);
+                double sumShare = 1 - countShare - momentShare;
+                if (!(countShare > 0 && momentShare > 0 && sumShare > 0)) {
+                    throw new IllegalArgumentException("lda: count-share and moment-share must be > 0 with a sum below 1");
+                }
+                double s = p.noiseMultiplier();
+                FeatureMatrix rows = ClassStatistics.clipRows(x, r);
+                ClassStatistics exact = ClassStatistics.of(rows, y, classes.size(), true);
+                ClassStatistics noisy = exact.withNoise(s / Math.sqrt(countShare), s / Math.sqrt(sumShare), s / Math.sqrt(momentShare),
+                        ClassStatistics.sensitivities(p.relation(), r), rnd);
+                return noisy.lda(classes, c.param("lda-shrinkage", 0.5), 1.0);
+            }
+            case OUTPUT_PERTURBATION -> {
+                double r = c.param("row-bound", 1.0);
+                // the solver's slack 2g / Lambda adds 0.02 % to the sensitivity L / Lambda
+                OutputPerturbation.Config oc = new OutputPerturbation.Config(c.param("lambda", Double.NaN), r,
+                        1e-4 * Math.sqrt(2 * (r * r + 1)), 2000);
+                return OutputPerturbation.fit(x, y, classes, oc, p.noiseMultiplier(), p.relation(), rnd);
+            }
+            default -> throw new IllegalStateException(p.kind().toString());
+        }
+    }
+
+    /** The session's certificate (the best of the available accountants) as an accountant, for calibration. */
+    static PrivacyAccountant certifyingAccountant(NeighbouringRelation relation) {
+        return new PrivacyAccountant() {
+            @Override
+            public String name() {
+                return "certified";
+            }
+
+            @Override
+            public NeighbouringRelation relation() {
+                return relation;
+            }
+
+            @Override
+            public Optional<String> unsupported(DpEvent event) {
+                return Optional.empty();
+            }
+
+            @Override
+            public double epsilon(DpEvent event, double delta) {
+                Accountants.Certified c = Accountants.certify(relation, event, delta);
+                return c == null ? Double.POSITIVE_INFINITY : c.epsilon();
+            }
+
+            @Override
+            public double delta(DpEvent event, double epsilon) {
+                throw new UnsupportedOperationException("calibration only");
+            }
+        };
+    }
+}

@@ -1,0 +1,61 @@
+package org.privadapt.methods.core;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import org.privadapt.math.FeatureMatrix;
+import org.privadapt.models.Classifier;
+import org.privadapt.models.nn.Network;
+import org.privadapt.models.uda.TargetRefinement;
+
+/**
+ * {@code --param refine=none|centroids|self-training|im}: the target adapts the model it received on its own unlabelled
+ * rows ({@link TargetRefinement}). The source's guarantee is unchanged (post-processing of its release); the target
+ * reads its own rows and releases nothing further: the refined model and its predictions stay with the target, so the
+ * target's statement is unchanged too (docs/privacy/private-learners.md). Options: {@code refine-iterations}
+ * (k-means iterations, self-training rounds or IM iterations; defaults 10, 3, 50).
+ */
+public final class TargetRefinements {
+    private TargetRefinements() {
+    }
+
+    public static final Set<String> PARAMETERS = Set.of("refine", "refine-iterations");
+
+    /** The refinement a configuration asks for ("none" when absent). */
+    public static String mode(MethodConfig c) {
+        String m = c.params().getOrDefault("refine", "none");
+        if (!Set.of("none", "centroids", "self-training", "im").contains(m)) {
+            throw new IllegalArgumentException("unknown refine '" + m + "' (none, centroids, self-training, im)");
+        }
+        return m;
+    }
+
+    /** The model refined on the target's own rows (the model itself when refine=none). */
+    public static Classifier apply(MethodConfig c, Classifier model, FeatureMatrix targetRows) {
+        String m = mode(c);
+        switch (m) {
+            case "none":
+                return model;
+            case "centroids":
+                return TargetRefinement.centroids(model, targetRows, c.intParam("refine-iterations", 10));
+            case "self-training":
+                return TargetRefinement.selfTraining(model, targetRows, c.intParam("refine-iterations", 3), 1e-3);
+            default:
+                if (!(model instanceof Network net) || net.layers() != 1) {
+                    throw new IllegalArgumentException("refine=im refines linear models; this model has hidden layers "
+                            + "(use refine=centroids or self-training)");
+                }
+                return TargetRefinement.informationMaximisation(net, targetRows, c.intParam("refine-iterations", 50), 1e-3, 3.0);
+        }
+    }
+
+    /** The diagnostic entries describing the refinement (empty for none). */
+    public static Map<String, Object> describe(MethodConfig c) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        String m = mode(c);
+        if (!"none".equals(m)) {
+            d.put("refine", m + " on the target's own rows (nothing released)");
+        }
+        return d;
+    }
+}

@@ -1,0 +1,236 @@
+package org.privadapt.models.uda;
+
+import java.util.Arrays;
+import java.util.List;
+import org.privadapt.data.ClassLabels;
+import org.privadapt.math.DenseMatrix;
+import org.privadapt.math.FeatureMatrix;
+import org.privadapt.math.optim.Lbfgs;
+import org.privadapt.models.Classifier;
+import org.privadapt.models.LogisticRegression;
+import org.privadapt.models.LogisticRegressionTrainer;
+import org.privadapt.models.Softmax;
+import org.privadapt.models.nn.Activation;
+import org.privadapt.models.nn.Network;
+
+/**
+ * Adaptation of a received model on the target's own unlabelled rows, by the target, after the model was released:
+ * it reads the model (a DP release, so this is post-processing for the source) and the target's rows, and its
+ * result stays with the target (nothing is released). Three plain procedures, each starting from the model's
+ * predictions:
+ * <ul>
+ *   <li>{@link #centroids}: spherical k-means on the target's L2-normalised rows, initialised with the classes the
+ *       model predicts, predicting by cosine similarity to the refined class directions (the class-centroid
+ *       refinement of source-free adaptation, e.g. SHOT's centroid pseudo-labels, Liang et al., ICML 2020);</li>
+ *   <li>{@link #selfTraining}: rounds of logistic regression fitted to the current pseudo-labels;</li>
+ *   <li>{@link #informationMaximisation}: a linear model fine-tuned to minimise the mean prediction entropy minus
+ *       the entropy of the mean prediction (the IM loss of SHOT and of paper 004), anchored to the received model.</li>
+ * </ul>
+ * All iteration counts are fixed in advance.
+ */
+public final class TargetRefinement {
+    private TargetRefinement() {
+    }
+
+    /**
+     * Spherical k-means from the model's predicted classes: each class direction is the normalised sum of the
+     * target's unit rows assigned to it; rows are reassigned by cosine similarity, {@code iterations} times. A class
+     * the model never predicts keeps no rows and its direction is zero (never predicted) unless the model is linear,
+     * in which case its normalised weight column stands in.
+     *
+     * @return a linear model without bias over the target's features (cosine rule; independent of row norms)
+     */
+    public static Network centroids(Classifier model, FeatureMatrix target, int iterations) {
+        int k = model.classNames().size();
+        FeatureMatrix unit = unitRows(target);
+        int[] assign = model.predict(target);
+        DenseMatrix fallback = model instanceof Network net && net.layers() == 1 ? normalisedColumns(net.weights(0)) : null;
+        DenseMatrix dirs = null;
+        for (int it = 0; it <= iterations; it++) {
+            dirs = directions(unit, assign, k, fallback);
+            int[] next = Softmax.argmaxRows(unit.multiply(dirs));
+            if (Arrays.equals(next, assign)) {
+                break;
+            }
+            assign = next;
+        }
+        return Network.fromParameters(new int[] {target.cols(), k}, Activation.IDENTITY, List.of(dirs), List.of(new double[k]),
+                model.classNames());
+    }
+
+    /** Class directions (d x K): normalised sums of the rows assigned to each class. */
+    static DenseMatrix directions(FeatureMatrix unit, int[] assign, int k, DenseMatrix fallback) {
+        int n = unit.rows();
+        DenseMatrix onehot = DenseMatrix.zeros(n, k);
+        for (int i = 0; i < n; i++) {
+            onehot.set(i, assign[i], 1.0);
+        }
+        DenseMatrix sums = unit.transposeMultiply(onehot); // d x K
+        DenseMatrix dirs = normalisedColumns(sums);
+        if (fallback != null) {
+            for (int c = 0; c < k; c++) {
+                boolean empty = true;
+                for (int i = 0; i < n && empty; i++) {
+                    empty = assign[i] != c;
+                }
+                if (empty) {
+                    dirs.setColumn(c, fallback.columnCopy(c));
+                }
+            }
+        }
+        return dirs;
+    }
+
+    /**
+     * {@code rounds} rounds of self-training: logistic regression (L2 penalty {@code l2} on the mean loss) fitted to
+     * the target's rows labelled by the current model, which the fit then replaces.
+     */
+    public static Classifier selfTraining(Classifier model, FeatureMatrix target, int rounds, double l2) {
+        Classifier current = model;
+        LogisticRegressionTrainer trainer = new LogisticRegressionTrainer(l2, 300);
+        for (int r = 0; r < rounds; r++) {
+            int[] pseudo = current.predict(target);
+            current = trainer.fit(target, new ClassLabels(pseudo, model.classNames()));
+        }
+        return current;
+    }
+
+    /**
+     * Information maximisation of a linear model on the target's rows: minimises
+     * {@code mean_i H(p_i) - H(mean_i p_i) + (anchor / 2) ||theta - theta_0||^2}, starting at theta_0 (the
+     * received model, rescaled so that its logits have unit standard deviation: IM is not scale-invariant and a DP
+     * release's scale is arbitrary), with {@code iterations} L-BFGS iterations.
+     */
+    public static Network informationMaximisation(Network model, FeatureMatrix target, int iterations, double anchor,
+                                                  double temperature) {
+        if (model.layers() != 1) {
+            throw new IllegalArgumentException("information maximisation here refines linear models; this one has "
+                    + (model.layers() - 1) + " hidden layers");
+        }
+        int n = target.rows();
+        int d = target.cols();
+        int k = model.classNames().size();
+        DenseMatrix w0 = model.weights(0);
+        double[] b0 = model.bias(0);
+        DenseMatrix z0 = target.multiply(w0).plusRowVector(b0);
+        double sd = standardDeviation(z0.data());
+        double scale = sd > 0 ? temperature / sd : 1.0;
+        double[] theta0 = new double[d * k + k];
+        double[] wa = w0.data();
+        for (int j = 0; j < d * k; j++) {
+            theta0[j] = wa[j] * scale;
+        }
+        for (int c = 0; c < k; c++) {
+            theta0[d * k + c] = b0[c] * scale;
+        }
+        Lbfgs.Objective f = (theta, grad) -> {
+            DenseMatrix w = new DenseMatrix(d, k, Arrays.copyOf(theta, d * k));
+            double[] b = Arrays.copyOfRange(theta, d * k, d * k + k);
+            DenseMatrix p = Softmax.inPlace(target.multiply(w).plusRowVector(b));
+            double[] pa = p.data();
+            double[] pbar = new double[k];
+            double meanEntropy = 0;
+            double[] h = new double[n];
+            for (int c = 0; c < k; c++) {
+                for (int i = 0; i < n; i++) {
+                    double v = pa[i + c * n];
+                    pbar[c] += v / n;
+                    if (v > 0) {
+                        h[i] -= v * Math.log(v);
+                    }
+                }
+            }
+            for (int i = 0; i < n; i++) {
+                meanEntropy += h[i] / n;
+            }
+            double hbar = 0;
+            double[] a = new double[k];
+            for (int c = 0; c < k; c++) {
+                if (pbar[c] > 0) {
+                    hbar -= pbar[c] * Math.log(pbar[c]);
+                }
+                a[c] = Math.log(Math.max(pbar[c], 1e-300)) + 1;
+            }
+            // dL/dz_ij = (1/n) [ -p_ij (log p_ij + H_i) + p_ij (a_j - sum_c p_ic a_c) ]
+            DenseMatrix gz = DenseMatrix.zeros(n, k);
+            double[] ga = gz.data();
+            for (int i = 0; i < n; i++) {
+                double pa2 = 0;
+                for (int c = 0; c < k; c++) {
+                    pa2 += pa[i + c * n] * a[c];
+                }
+                for (int c = 0; c < k; c++) {
+                    double v = pa[i + c * n];
+                    double lg = v > 0 ? Math.log(v) : 0;
+                    ga[i + c * n] = (-v * (lg + h[i]) + v * (a[c] - pa2)) / n;
+                }
+            }
+            DenseMatrix gw = target.transposeMultiply(gz);
+            double[] gwa = gw.data();
+            double reg = 0;
+            for (int j = 0; j < d * k; j++) {
+                double diff = theta[j] - theta0[j];
+                grad[j] = gwa[j] + anchor * diff;
+                reg += diff * diff;
+            }
+            for (int c = 0; c < k; c++) {
+                double s = 0;
+                for (int i = 0; i < n; i++) {
+                    s += ga[i + c * n];
+                }
+                double diff = theta[d * k + c] - theta0[d * k + c];
+                grad[d * k + c] = s + anchor * diff;
+                reg += diff * diff;
+            }
+            return meanEntropy - hbar + 0.5 * anchor * reg;
+        };
+        double[] theta = new Lbfgs(10, iterations, 1e-9, 0.0).minimize(f, theta0).x();
+        DenseMatrix w = new DenseMatrix(d, k, Arrays.copyOf(theta, d * k));
+        double[] b = Arrays.copyOfRange(theta, d * k, d * k + k);
+        return Network.fromParameters(new int[] {d, k}, Activation.IDENTITY, List.of(w), List.of(b), model.classNames());
+    }
+
+    /** A linear network equal to a logistic regression (same weights and bias). */
+    public static Network asNetwork(LogisticRegression lr) {
+        return Network.fromParameters(new int[] {lr.dimension(), lr.classNames().size()}, Activation.IDENTITY,
+                List.of(lr.weights()), List.of(lr.bias()), lr.classNames());
+    }
+
+    static FeatureMatrix unitRows(FeatureMatrix x) {
+        double[] sq = x.rowSquaredNorms();
+        double[] f = new double[sq.length];
+        for (int i = 0; i < sq.length; i++) {
+            f[i] = sq[i] > 0 ? 1.0 / Math.sqrt(sq[i]) : 0.0;
+        }
+        return x.scaleRows(f);
+    }
+
+    static DenseMatrix normalisedColumns(DenseMatrix m) {
+        DenseMatrix out = m.copy();
+        for (int c = 0; c < m.cols(); c++) {
+            double[] col = m.columnCopy(c);
+            double s = 0;
+            for (double v : col) {
+                s += v * v;
+            }
+            s = Math.sqrt(s);
+            for (int j = 0; j < col.length; j++) {
+                col[j] = s > 0 ? col[j] / s : 0.0;
+            }
+            out.setColumn(c, col);
+        }
+        return out;
+    }
+
+    private static double standardDeviation(double[] v) {
+        double m = 0;
+        for (double x : v) {
+            m += x / v.length;
+        }
+        double s = 0;
+        for (double x : v) {
+            s += (x - m) * (x - m) / v.length;
+        }
+        return Math.sqrt(s);
+    }
+}
