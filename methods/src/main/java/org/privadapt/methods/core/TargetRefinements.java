@@ -49,6 +49,27 @@ public final class TargetRefinements {
         }
     }
 
+    /**
+     * Refinement from the predictions of a model that is not a single network on the target's rows (PRIMA's
+     * per-subspace models, PATE's student): centroids and self-training start from the predicted classes; IM needs a
+     * linear model and is refused. Returns the refined model, or null for refine=none.
+     */
+    public static Classifier applyToPredictions(MethodConfig c, int[] predicted, java.util.List<String> classes,
+                                                FeatureMatrix targetRows) {
+        String m = mode(c);
+        switch (m) {
+            case "none":
+                return null;
+            case "centroids":
+                return TargetRefinement.centroids(predicted, classes, targetRows, c.intParam("refine-iterations", 10));
+            case "self-training":
+                return TargetRefinement.selfTraining(predicted, classes, targetRows, c.intParam("refine-iterations", 3), 1e-3);
+            default:
+                throw new IllegalArgumentException("refine=im refines a linear model on the target's rows; this method's model is "
+                        + "not one (use refine=centroids or self-training)");
+        }
+    }
+
     /** The diagnostic entries describing the refinement (empty for none). */
     public static Map<String, Object> describe(MethodConfig c) {
         Map<String, Object> d = new LinkedHashMap<>();

@@ -37,7 +37,8 @@ public final class DpotDaMethod implements AdaptationMethod {
 
     @Override
     public java.util.Set<String> parameters() {
-        return org.privadapt.methods.core.MethodParameters.union(org.privadapt.methods.core.MethodParameters.CLASSIFIER, DpotConfig.PARAMETERS);
+        return org.privadapt.methods.core.MethodParameters.union(org.privadapt.methods.core.MethodParameters.CLASSIFIER, DpotConfig.PARAMETERS,
+                org.privadapt.methods.core.TargetRefinements.PARAMETERS);
     }
 
     @Override
@@ -54,6 +55,7 @@ public final class DpotDaMethod implements AdaptationMethod {
     public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy)
             throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
         DpotConfig cfg = DpotConfig.from(config);
+        org.privadapt.methods.core.TargetRefinements.mode(config); // a misspelt option fails before anything is spent
         ClassLabels ys = task.source().classLabels();
         Dpot.requirePublicFacts(task.source(), privacy.source());
         DpotRelease release = Dpot.release(task.source().features(), ys.codes(), ys.names(), cfg, privacy.source(),
@@ -66,11 +68,15 @@ public final class DpotDaMethod implements AdaptationMethod {
                                                org.privadapt.privacy.noise.RandomBits bits) throws DataException {
         TargetLabels tl = TargetLabels.pick(task, release.classNames(), release.config().targetLabelsPerClass(), config.seed());
         Dpot.Transported tr = Dpot.adapt(release, task.target().features(), tl.any() ? tl.codes() : null, bits);
-        Classifier model = trainOn(tr.features(), tr.labels(), release.classNames(), task, tl, config, release.config());
+        Classifier trained = trainOn(tr.features(), tr.labels(), release.classNames(), task, tl, config, release.config());
+        // the target's own refinement on its rows, in the model's space: nothing released
+        Classifier model = org.privadapt.methods.core.TargetRefinements.apply(config, trained,
+                Dpot.targetRows(task.target().features(), release.config()));
         int[] pred = new int[tl.unlabelled().length];
         double acc = Classifiers.accuracy(model, Dpot.targetRows(task.evaluation().features(), release.config()).selectRows(tl.unlabelled()),
                 task.evaluation().selectRows(tl.unlabelled(), "unlabelled target rows"), pred);
         Map<String, Object> diag = new LinkedHashMap<>(tr.diagnostics());
+        diag.putAll(org.privadapt.methods.core.TargetRefinements.describe(config));
         diag.put("level", release.config().level().name().toLowerCase(java.util.Locale.ROOT));
         diag.put("source_epsilon_spent", release.privacy().path("epsilon_spent").asDouble());
         diag.put("target_labelled_rows", task.target().size() - tl.unlabelled().length);

@@ -76,7 +76,8 @@ public final class PateMethod implements AdaptationMethod {
 
     @Override
     public java.util.Set<String> parameters() {
-        return org.privadapt.methods.core.MethodParameters.union(org.privadapt.methods.core.MethodParameters.CLASSIFIER, java.util.Set.of("teachers", "queries", "auto-ratio"));
+        return org.privadapt.methods.core.MethodParameters.union(org.privadapt.methods.core.MethodParameters.CLASSIFIER, java.util.Set.of("teachers", "queries", "auto-ratio"),
+                org.privadapt.methods.core.TargetRefinements.PARAMETERS);
     }
 
     @Override
@@ -93,6 +94,7 @@ public final class PateMethod implements AdaptationMethod {
     public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy)
             throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
         PrivacySession source = privacy.source();
+        org.privadapt.methods.core.TargetRefinements.mode(config); // a misspelt option fails before anything is spent
         Dataset src = task.source();
         ClassLabels y = src.classLabels();
         org.privadapt.methods.core.Disclosures.require(src, source, "the teachers' answers (one of the source's classes each)",
@@ -154,11 +156,14 @@ public final class PateMethod implements AdaptationMethod {
         }
 
         // 5. the target's student, on its own rows with the noisy labels
-        Classifier student = Classifiers.train(config, qx, new ClassLabels(labels, y.names()));
+        Classifier trained = Classifiers.train(config, qx, new ClassLabels(labels, y.names()));
+        // the target's own refinement of its student on all its rows: nothing released
+        Classifier student = org.privadapt.methods.core.TargetRefinements.apply(config, trained, task.target().features());
         int[] pred = new int[task.evaluation().size()];
         double acc = Classifiers.accuracy(student, task.evaluation().features(), task.evaluation(), pred);
 
         Map<String, Object> diag = new LinkedHashMap<>(plan.describe());
+        diag.putAll(org.privadapt.methods.core.TargetRefinements.describe(config));
         diag.put("queries_rule", qSpec.equals("auto") ? "auto: sigma <= " + ratio + " x teachers" : qSpec);
         diag.put("partition", "keyed SHA-256 of each record (label, features), key = seed");
         int smallest = Integer.MAX_VALUE;

@@ -16,7 +16,7 @@ import org.privadapt.math.FeatureMatrix;
 import org.privadapt.methods.artifacts.ArtifactException;
 import org.privadapt.methods.coral.Coral;
 import org.privadapt.methods.core.MethodConfig;
-import org.privadapt.methods.core.PrivateTraining;
+import org.privadapt.methods.core.PrivateLearners;
 import org.privadapt.methods.sa.SubspaceAlignment;
 import org.privadapt.models.nn.Network;
 import org.privadapt.privacy.BudgetExceededException;
@@ -154,22 +154,24 @@ public final class Prima {
         Partition partition = release.partition();
         NeighbouringRelation rel = session.relation();
         ClassLabels y = source.classLabels();
-        org.privadapt.methods.core.Disclosures.requireForDpSgdModel(source, session, "the source's model");
         int k = y.numClasses();
-        boolean ovr = cfg.oneVsRest() && k > 2;
+        int learnerDimension = learnerDimension(cfg, partition);
+        double eps = session.target().epsilon() * (1 - 1e-9);
+        PrivateLearners.Kind kind = PrivateLearners.kind(mc, learnerDimension, k, eps);
+        PrivateLearners.requireDisclosures(kind, source, session, "the source's model (" + kind.label() + ")");
+        boolean ovr = cfg.oneVsRest() && k > 2 && kind.gradientBased();
         int groups = cfg.vote() ? partition.size() : 1;
         int runs = groups * (ovr ? k : 1);
-        double eps = session.target().epsilon() * (1 - 1e-9);
         double delta = session.target().delta();
         double sMoments = GaussianCalibration.analyticSigma(cfg.sourceShare() * eps, delta, 1.0);
         DpEvent moments = new GaussianEvent(sMoments);
-        PrivateTraining.Plan plan = PrivateTraining.plan(mc, source.size(), eps, delta, rel, moments, runs);
+        PrivateLearners.Plan plan = PrivateLearners.plan(mc, source.size(), learnerDimension, k, eps, delta, rel, moments, runs);
         // one atomic charge for the moments and the model(s): a refusal leaves nothing spent (issue 14)
         session.chargeAll(List.of(
                 new PrivacySession.Release(release.method() + " source: own subspace moments", "Gaussian (block second moments, sums, count)",
                         moments, Map.of("noise_multiplier", sMoments)),
-                new PrivacySession.Release(release.method() + " source: DP-SGD model" + (runs > 1 ? "s (" + runs + ")" : ""), "DP-SGD",
-                        plan.event(), plan.describe())));
+                new PrivacySession.Release(release.method() + " source: " + kind.label() + " model" + (runs > 1 ? "s (" + runs + ")" : ""),
+                        kind.label(), plan.event(), plan.describe())));
         FeatureMatrix rows = clipRows(source.features(), cfg, partition);
         double c = cfg.momentWeight() * cfg.rowBound();
         GaussianMechanism m = GaussianMechanism.forNoiseMultiplier(sMoments,
@@ -208,10 +210,10 @@ public final class Prima {
                     for (int i = 0; i < codes.length; i++) {
                         binary[i] = codes[i] == cls ? 1 : 0;
                     }
-                    group.add(PrivateTraining.train(plan, x, binary, List.of("rest", y.names().get(cls)), session.noise()));
+                    group.add(PrivateLearners.train(plan, x, binary, List.of("rest", y.names().get(cls)), session.noise()));
                 }
             } else {
-                group.add(PrivateTraining.train(plan, x, codes, y.names(), session.noise()));
+                group.add(PrivateLearners.train(plan, x, codes, y.names(), session.noise()));
             }
             models.add(group);
         }
@@ -225,6 +227,19 @@ public final class Prima {
         training.put("models", runs);
         return new SourceModel(release.runId(), release.checksum(), release.method(), cfg, release.preprocessing(), partition,
                 release.mean(), release.sd(), targetBases, models, y.names(), privacy);
+    }
+
+    /** The dimension of the features the source's learner sees (per group when voting): public, from the config. */
+    static int learnerDimension(PrimaConfig cfg, Partition partition) {
+        int total = 0;
+        int largest = 0;
+        for (int b = 0; b < partition.size(); b++) {
+            int len = partition.block(b).length;
+            int kb = cfg.adaptation() == PrimaConfig.Adaptation.CORAL ? len : Math.max(1, (int) Math.ceil(cfg.saFraction() * len));
+            total += kb;
+            largest = Math.max(largest, kb);
+        }
+        return cfg.vote() ? largest : total;
     }
 
     // ------------------------------------------------------------------ target: predict

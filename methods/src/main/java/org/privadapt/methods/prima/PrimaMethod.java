@@ -87,7 +87,8 @@ public final class PrimaMethod implements AdaptationMethod {
 
     @Override
     public java.util.Set<String> parameters() {
-        return org.privadapt.methods.core.MethodParameters.union(org.privadapt.methods.core.MethodParameters.DP_SGD, PrimaConfig.PARAMETERS);
+        return org.privadapt.methods.core.MethodParameters.union(org.privadapt.methods.core.PrivateLearners.ALL, PrimaConfig.PARAMETERS,
+                org.privadapt.methods.core.TargetRefinements.PARAMETERS);
     }
 
     @Override
@@ -105,6 +106,7 @@ public final class PrimaMethod implements AdaptationMethod {
             throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
         PrimaConfig cfg = config(config, task.preprocessing());
         String runId = "run-" + config.seed();
+        org.privadapt.methods.core.TargetRefinements.mode(config); // a misspelt option fails before anything is spent
         try {
             TargetRelease release = Prima.release(task.target(), cfg, task.preprocessing(), name, config.seed(), runId,
                     privacy.target());
@@ -113,8 +115,15 @@ public final class PrimaMethod implements AdaptationMethod {
             SourceModel model = Prima.train(task.source(), received, config, privacy.source());
             SourceModel shipped = SourceModel.fromArtifact(Artifact.parse("model", model.toArtifact(runId).toBytes(), "model"), "model");
             int[] pred = Prima.predict(shipped, task.evaluation());
+            // the target's own adaptation of the model it received: its rows, its result, nothing released
+            org.privadapt.models.Classifier refined = org.privadapt.methods.core.TargetRefinements.applyToPredictions(config,
+                    Prima.predict(shipped, task.target()), shipped.classNames(), task.target().features());
+            if (refined != null) {
+                pred = refined.predict(task.evaluation().features());
+            }
             double acc = Metrics.accuracy(pred, Classifiers.truthFor(shipped.classNames(), task.evaluation()));
             Map<String, Object> diag = new LinkedHashMap<>(Prima.describe(release));
+            diag.putAll(org.privadapt.methods.core.TargetRefinements.describe(config));
             return new AdaptationOutcome(name, acc, pred, shipped.classNames(),
                     Map.of("source", privacy.source().spent(), "target", privacy.target().spent()), diag);
         } catch (ArtifactException e) {

@@ -58,6 +58,37 @@ public final class TargetRefinement {
                 model.classNames());
     }
 
+    /**
+     * Spherical k-means from given initial classes of the target's rows (the predictions of any model, e.g. a
+     * composite one); a class with no initial row has a zero direction and is never predicted.
+     */
+    public static Network centroids(int[] initial, List<String> classNames, FeatureMatrix target, int iterations) {
+        int k = classNames.size();
+        FeatureMatrix unit = unitRows(target);
+        int[] assign = initial.clone();
+        DenseMatrix dirs = null;
+        for (int it = 0; it <= iterations; it++) {
+            dirs = directions(unit, assign, k, null);
+            int[] next = Softmax.argmaxRows(unit.multiply(dirs));
+            if (Arrays.equals(next, assign)) {
+                break;
+            }
+            assign = next;
+        }
+        return Network.fromParameters(new int[] {target.cols(), k}, Activation.IDENTITY, List.of(dirs), List.of(new double[k]),
+                classNames);
+    }
+
+    /** Self-training from given initial classes of the target's rows: the first round fits to them. */
+    public static Classifier selfTraining(int[] initial, List<String> classNames, FeatureMatrix target, int rounds, double l2) {
+        LogisticRegressionTrainer trainer = new LogisticRegressionTrainer(l2, 300);
+        Classifier current = trainer.fit(target, new ClassLabels(initial, classNames));
+        for (int r = 1; r < rounds; r++) {
+            current = trainer.fit(target, new ClassLabels(current.predict(target), classNames));
+        }
+        return current;
+    }
+
     /** Class directions (d x K): normalised sums of the rows assigned to each class. */
     static DenseMatrix directions(FeatureMatrix unit, int[] assign, int k, DenseMatrix fallback) {
         int n = unit.rows();
