@@ -39,7 +39,7 @@ public final class TargetRefinements {
             case "centroids":
                 return TargetRefinement.centroids(model, targetRows, c.intParam("refine-iterations", 10));
             case "self-training":
-                return TargetRefinement.selfTraining(model, targetRows, c.intParam("refine-iterations", 3), 1e-3);
+                return TargetRefinement.selfTraining(model, targetRows, c.intParam("refine-iterations", 3), 1e-2);
             default:
                 if (!(model instanceof Network net) || net.layers() != 1) {
                     throw new IllegalArgumentException("refine=im refines linear models; this model has hidden layers "
@@ -63,7 +63,7 @@ public final class TargetRefinements {
             case "centroids":
                 return TargetRefinement.centroids(predicted, classes, targetRows, c.intParam("refine-iterations", 10));
             case "self-training":
-                return TargetRefinement.selfTraining(predicted, classes, targetRows, c.intParam("refine-iterations", 3), 1e-3);
+                return TargetRefinement.selfTraining(predicted, classes, targetRows, c.intParam("refine-iterations", 3), 1e-2);
             default:
                 throw new IllegalArgumentException("refine=im refines a linear model on the target's rows; this method's model is "
                         + "not one (use refine=centroids or self-training)");

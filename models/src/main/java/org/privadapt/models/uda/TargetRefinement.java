@@ -79,16 +79,6 @@ public final class TargetRefinement {
                 classNames);
     }
 
-    /** Self-training from given initial classes of the target's rows: the first round fits to them. */
-    public static Classifier selfTraining(int[] initial, List<String> classNames, FeatureMatrix target, int rounds, double l2) {
-        LogisticRegressionTrainer trainer = new LogisticRegressionTrainer(l2, 300);
-        Classifier current = trainer.fit(target, new ClassLabels(initial, classNames));
-        for (int r = 1; r < rounds; r++) {
-            current = trainer.fit(target, new ClassLabels(current.predict(target), classNames));
-        }
-        return current;
-    }
-
     /** Class directions (d x K): normalised sums of the rows assigned to each class. */
     static DenseMatrix directions(FeatureMatrix unit, int[] assign, int k, DenseMatrix fallback) {
         int n = unit.rows();
@@ -114,16 +104,60 @@ public final class TargetRefinement {
 
     /**
      * {@code rounds} rounds of self-training: logistic regression (L2 penalty {@code l2} on the mean loss) fitted to
-     * the target's rows labelled by the current model, which the fit then replaces.
+     * the more confident half of each predicted class (by the margin of the current model's top probability over the
+     * runner-up), which then relabels every row. Fitting to all pseudo-labels would reproduce them.
      */
     public static Classifier selfTraining(Classifier model, FeatureMatrix target, int rounds, double l2) {
         Classifier current = model;
-        LogisticRegressionTrainer trainer = new LogisticRegressionTrainer(l2, 300);
         for (int r = 0; r < rounds; r++) {
-            int[] pseudo = current.predict(target);
-            current = trainer.fit(target, new ClassLabels(pseudo, model.classNames()));
+            current = fitConfident(current, target, model.classNames(), l2);
         }
         return current;
+    }
+
+    /** Self-training from given initial classes of the target's rows: the first round fits to all of them. */
+    public static Classifier selfTraining(int[] initial, List<String> classNames, FeatureMatrix target, int rounds, double l2) {
+        LogisticRegressionTrainer trainer = new LogisticRegressionTrainer(l2, 300);
+        Classifier current = trainer.fit(target, new ClassLabels(initial, classNames));
+        for (int r = 1; r < rounds; r++) {
+            current = fitConfident(current, target, classNames, l2);
+        }
+        return current;
+    }
+
+    private static Classifier fitConfident(Classifier current, FeatureMatrix target, List<String> classNames, double l2) {
+        DenseMatrix p = current.predictProba(target);
+        int n = target.rows();
+        int k = classNames.size();
+        int[] label = Softmax.argmaxRows(p);
+        double[] margin = new double[n];
+        for (int i = 0; i < n; i++) {
+            double best = p.get(i, label[i]);
+            double second = 0;
+            for (int c = 0; c < k; c++) {
+                if (c != label[i]) {
+                    second = Math.max(second, p.get(i, c));
+                }
+            }
+            margin[i] = best - second;
+        }
+        java.util.List<Integer> keep = new java.util.ArrayList<>();
+        for (int c = 0; c < k; c++) {
+            java.util.List<Integer> members = new java.util.ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                if (label[i] == c) {
+                    members.add(i);
+                }
+            }
+            members.sort((a, b) -> Double.compare(margin[b], margin[a]));
+            keep.addAll(members.subList(0, (members.size() + 1) / 2));
+        }
+        int[] idx = keep.stream().mapToInt(Integer::intValue).sorted().toArray();
+        int[] y = new int[idx.length];
+        for (int i = 0; i < idx.length; i++) {
+            y[i] = label[idx[i]];
+        }
+        return new LogisticRegressionTrainer(l2, 300).fit(target.selectRows(idx), new ClassLabels(y, classNames));
     }
 
     /**
