@@ -7,7 +7,7 @@ import java.util.Map;
 import org.privadapt.data.ClassLabels;
 import org.privadapt.math.DenseMatrix;
 import org.privadapt.methods.core.MethodConfig;
-import org.privadapt.methods.core.PrivateTraining;
+import org.privadapt.methods.core.PrivateLearners;
 import org.privadapt.models.nn.Network;
 import org.privadapt.privacy.BudgetExceededException;
 import org.privadapt.privacy.NeighbouringRelation;
@@ -46,7 +46,7 @@ public final class PrivateClassifier {
     private final Builder b;
     private Network model;
     private PrivacyCost spent;
-    private PrivateTraining.Plan plan;
+    private PrivateLearners.Plan plan;
 
     private PrivateClassifier(Builder b) {
         this.b = b;
@@ -63,7 +63,11 @@ public final class PrivateClassifier {
      * @throws IllegalStateException   when n was not declared public under add-or-remove neighbours
      */
     public PrivateClassifier fit(double[][] x, int[] y) throws BudgetExceededException, BudgetLedger.LedgerException {
-        if (!b.sizePublic && b.relation == NeighbouringRelation.ADD_OR_REMOVE_ONE) {
+        int kGuess = Math.max(b.classes, java.util.Arrays.stream(y).max().orElse(0) + 1);
+        PrivateLearners.Kind kind = "auto".equals(b.learner)
+                ? PrivateLearners.choose(x == null || x.length == 0 ? 0 : x[0].length, kGuess, b.epsilon)
+                : PrivateLearners.Kind.parse(b.learner);
+        if (kind.revealsSize() && !b.sizePublic && b.relation == NeighbouringRelation.ADD_OR_REMOVE_ONE) {
             throw new IllegalStateException("DP-SGD's sampling rate batch/n reveals n: declare the number of records public "
                     + "(builder().sizeIsPublic()) or use replace-one neighbours (builder().replaceOne())");
         }
@@ -84,19 +88,24 @@ public final class PrivateClassifier {
         for (int c = 0; c < k; c++) {
             names.add(Integer.toString(c));
         }
-        MethodConfig cfg = new MethodConfig(b.hidden.length == 0 ? "lr" : "dnn", 0.0, b.seed == null ? 1L : b.seed,
-                Map.of("clip", Double.toString(b.clip), "epochs", Double.toString(b.epochs), "batch", Integer.toString(b.batch),
-                        "lr", Double.toString(b.learningRate),
-                        "hidden", b.hidden.length == 0 ? "50" : java.util.Arrays.stream(b.hidden).mapToObj(Integer::toString)
-                                .collect(java.util.stream.Collectors.joining(","))));
+        Map<String, String> params = new java.util.HashMap<>(Map.of("clip", Double.toString(b.clip), "epochs", Double.toString(b.epochs),
+                "batch", Integer.toString(b.batch), "lr", Double.toString(b.learningRate), "learner", kind.label(),
+                "hidden", b.hidden.length == 0 ? "50" : java.util.Arrays.stream(b.hidden).mapToObj(Integer::toString)
+                        .collect(java.util.stream.Collectors.joining(","))));
+        if (!Double.isNaN(b.rowBound)) {
+            params.put("row-bound", Double.toString(b.rowBound));
+        }
+        if (!Double.isNaN(b.lambda)) {
+            params.put("lambda", Double.toString(b.lambda));
+        }
+        MethodConfig cfg = new MethodConfig(b.hidden.length == 0 ? "lr" : "dnn", 0.0, b.seed == null ? 1L : b.seed, params);
         BudgetLedger ledger = b.ledger == null ? null
                 : BudgetLedger.openOrCreateKeepingBudget(b.ledger, b.party, new PrivacyBudget(b.ledgerBudget, b.delta), b.relation);
         NoiseSource noise = b.seed == null ? NoiseSource.secure() : NoiseSource.seeded(b.seed);
         PrivacySession session = new PrivacySession(b.party, new PrivacyBudget(b.epsilon, b.delta), b.relation, noise, ledger);
-        plan = PrivateTraining.plan(cfg, m.rows(), b.epsilon, b.delta, b.relation);
-        session.charge("PrivateClassifier.fit", "DP-SGD (Poisson sampling, per-example clipping, Gaussian noise)",
-                plan.event(), plan.describe());
-        model = PrivateTraining.train(plan, m, y, names, noise);
+        plan = PrivateLearners.plan(cfg, m.rows(), m.cols(), k, b.epsilon, b.delta, b.relation, null, 1);
+        session.charge("PrivateClassifier.fit", kind.label(), plan.event(), plan.describe());
+        model = PrivateLearners.train(plan, m, y, names, noise);
         spent = session.spent();
         return this;
     }
@@ -126,13 +135,19 @@ public final class PrivateClassifier {
     /** The calibrated noise multiplier (noise std / clip). */
     public double noiseMultiplier() {
         requireFitted();
-        return plan.config().noiseMultiplier();
+        return plan.noiseMultiplier();
     }
 
-    /** The number of DP-SGD steps taken. */
+    /** The number of DP-SGD or DP-GD steps taken (0 for the one-shot learners). */
     public long steps() {
         requireFitted();
-        return plan.config().steps();
+        return plan.gradient() == null ? 0 : plan.gradient().config().steps();
+    }
+
+    /** The learner that was fitted (dp-sgd unless {@link Builder#learner(String)} said otherwise). */
+    public String learner() {
+        requireFitted();
+        return plan.kind().label();
     }
 
     /** The trained network (logistic regression when no hidden layers were asked for). */
@@ -177,8 +192,36 @@ public final class PrivateClassifier {
         private double ledgerBudget = Double.NaN;
         private String party = "trainer";
         private Long seed;
+        private String learner = "dp-sgd";
+        private double rowBound = Double.NaN;
+        private double lambda = Double.NaN;
 
         private Builder() {
+        }
+
+        /**
+         * The learner (docs/privacy/private-learners.md): dp-sgd (default), dp-gd, ncm, lda, output-perturbation, or
+         * auto (the rule on d, K, epsilon). ncm, lda and output-perturbation do not reveal n, so they need no
+         * {@link #sizeIsPublic()}.
+         */
+        public Builder learner(String name) {
+            if (!"auto".equals(name)) {
+                PrivateLearners.Kind.parse(name);
+            }
+            this.learner = name;
+            return this;
+        }
+
+        /** R for lda and output-perturbation (rows longer than R are scaled down to R; default floor(sqrt d)). */
+        public Builder rowBound(double r) {
+            this.rowBound = r;
+            return this;
+        }
+
+        /** Lambda (absolute L2 regularisation) for output-perturbation (default 10 (R^2 + 1)). */
+        public Builder lambda(double l) {
+            this.lambda = l;
+            return this;
         }
 
         /** The epsilon this fit may spend (required). */

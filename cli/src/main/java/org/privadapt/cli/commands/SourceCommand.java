@@ -45,7 +45,7 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
     /** {@code privadapt source train}. */
     @Command(name = "train", mixinStandardHelpOptions = true,
             description = {"Source: read its labelled rows and the target's release, spend from its ledger (its own DP "
-                    + "subspace moments, then DP-SGD), write the model artifact for the target.",
+                    + "subspace moments, then the private learner: learner=auto by default, dp-sgd, dp-gd, ncm, lda, output-perturbation), write the model artifact for the target.",
                 "Example: privadapt source train --data office-caltech10/caltech --release release.json --classifier lr "
                     + "--epsilon 2 --delta 1e-5 --ledger source.ledger --out model.json"})
     public static final class Train implements Callable<Integer> {
@@ -62,10 +62,10 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
         Path out;
 
         @Option(names = "--classifier", defaultValue = "lr", paramLabel = "lr|dnn",
-                description = "Classifier trained with DP-SGD: lr (multinomial logistic regression) or dnn (default: ${DEFAULT-VALUE}).")
+                description = "Network of the gradient learners (dp-sgd, dp-gd): lr (multinomial logistic regression) or dnn (default: ${DEFAULT-VALUE}).")
         String classifier;
 
-        @Option(names = "--param", paramLabel = "NAME=VALUE", description = "DP-SGD parameter (epochs, batch, lr, clip, ...), repeatable.")
+        @Option(names = "--param", paramLabel = "NAME=VALUE", description = "Learner parameter (learner, row-bound, lambda, epochs, batch, lr, clip, ...; docs/privacy/private-learners.md), repeatable.")
         Map<String, String> params = new LinkedHashMap<>();
 
         @Option(names = "--json", description = "Print a JSON summary on standard output.")
@@ -93,7 +93,7 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
                         + " features; the release " + releaseFile + " is for " + release.dimension());
             }
             source.classLabels();
-            checkParams("source train", org.privadapt.methods.core.MethodParameters.DP_SGD, params);
+            checkParams("source train", org.privadapt.methods.core.PrivateLearners.ALL, params);
             MethodConfig mc = new MethodConfig(classifier, 0.0, 1L, params);
             PrivacySession session = party.session("source");
             SourceModel model;

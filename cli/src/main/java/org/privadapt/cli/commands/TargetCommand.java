@@ -185,12 +185,20 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
         @Option(names = "--json", description = "Print a JSON summary (with the accuracy when the data has labels) on standard output.")
         boolean json;
 
+        @Option(names = "--refine", defaultValue = "none", paramLabel = "none|centroids|self-training",
+                description = "Refine the model on these rows before predicting (the target's own computation: nothing is "
+                        + "released, the source's guarantee is unchanged; docs/privacy/private-learners.md). Default: ${DEFAULT-VALUE}.")
+        String refine;
+
         @Mixin
         DataSpecs data;
 
         @Override
         public Integer call() throws Exception {
             PartyOptions.requireWritable(out, "--out");
+            org.privadapt.methods.core.MethodConfig refineConfig = org.privadapt.methods.core.MethodConfig.defaults()
+                    .withParam("refine", refine);
+            org.privadapt.methods.core.TargetRefinements.mode(refineConfig);
             SourceModel model = SourceModel.fromArtifact(Artifact.read(modelFile, "model"), modelFile.toString());
             if (releaseFile != null) {
                 TargetRelease rel = TargetRelease.fromArtifact(Artifact.read(releaseFile, "release"), releaseFile.toString());
@@ -201,6 +209,11 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             }
             Dataset rows = prepare(data, dataRef, DataSpecs.Role.EVALUATION, model.preprocessing(), "target");
             int[] pred = Prima.predict(model, rows);
+            org.privadapt.models.Classifier refined = org.privadapt.methods.core.TargetRefinements.applyToPredictions(refineConfig,
+                    pred, model.classNames(), rows.features());
+            if (refined != null) {
+                pred = refined.predict(rows.features());
+            }
             List<String> names = model.classNames();
             StringBuilder csv = new StringBuilder("row,prediction\n");
             for (int i = 0; i < pred.length; i++) {
@@ -221,6 +234,7 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             summary.put("rows", rows.size());
             summary.put("accuracy", accuracy);
             summary.put("model_private", model.privacy().path("private").asBoolean());
+            summary.put("refine", refine);
             if (chance != null) {
                 summary.put("warning", chance);
             }

@@ -19,13 +19,13 @@ public final class TargetRefinements {
     private TargetRefinements() {
     }
 
-    public static final Set<String> PARAMETERS = Set.of("refine", "refine-iterations");
+    public static final Set<String> PARAMETERS = Set.of("refine", "refine-iterations", "refine-centre");
 
     /** The refinement a configuration asks for ("none" when absent). */
     public static String mode(MethodConfig c) {
         String m = c.params().getOrDefault("refine", "none");
-        if (!Set.of("none", "centroids", "self-training", "im").contains(m)) {
-            throw new IllegalArgumentException("unknown refine '" + m + "' (none, centroids, self-training, im)");
+        if (!Set.of("none", "centroids", "self-training", "im", "im-centroids").contains(m)) {
+            throw new IllegalArgumentException("unknown refine '" + m + "' (none, centroids, self-training, im, im-centroids)");
         }
         return m;
     }
@@ -33,6 +33,10 @@ public final class TargetRefinements {
     /** The model refined on the target's own rows (the model itself when refine=none). */
     public static Classifier apply(MethodConfig c, Classifier model, FeatureMatrix targetRows) {
         String m = mode(c);
+        if (Boolean.parseBoolean(c.params().getOrDefault("refine-centre", "false")) && model instanceof Network net0
+                && net0.layers() == 1) {
+            model = TargetRefinement.centred(net0, targetRows);
+        }
         switch (m) {
             case "none":
                 return model;
@@ -42,10 +46,12 @@ public final class TargetRefinements {
                 return TargetRefinement.selfTraining(model, targetRows, c.intParam("refine-iterations", 3), 1e-2);
             default:
                 if (!(model instanceof Network net) || net.layers() != 1) {
-                    throw new IllegalArgumentException("refine=im refines linear models; this model has hidden layers "
+                    throw new IllegalArgumentException("refine=" + m + " refines linear models; this model has hidden layers "
                             + "(use refine=centroids or self-training)");
                 }
-                return TargetRefinement.informationMaximisation(net, targetRows, c.intParam("refine-iterations", 50), 1e-3, 3.0);
+                Network im = TargetRefinement.informationMaximisation(net, targetRows, c.intParam("refine-iterations", 50), 1e-3, 3.0);
+                // SHOT's order: information maximisation, then centroid pseudo-labels from the IM model's predictions
+                return "im".equals(m) ? im : TargetRefinement.centroids(im.predict(targetRows), im.classNames(), targetRows, 10);
         }
     }
 

@@ -79,6 +79,30 @@ public final class TargetRefinement {
                 classNames);
     }
 
+    /**
+     * Target-mean centring of a linear model: class c scores {@code <x - m_t, w_c>}, with m_t the mean of the
+     * target's rows, i.e. the model's bias is replaced by {@code -<m_t, w_c>}. For features with a large common
+     * component (non-negative deep features), noise in w_c otherwise reaches every score through {@code <m, w_c>} as a
+     * per-class offset; centring on the target's own mean removes it (in the spirit of AdaBN's target statistics).
+     */
+    public static Network centred(Network model, FeatureMatrix target) {
+        if (model.layers() != 1) {
+            throw new IllegalArgumentException("centring re-estimates a linear model's bias; this model has hidden layers");
+        }
+        double[] mean = target.toDense().columnMeans();
+        DenseMatrix w = model.weights(0);
+        int k = w.cols();
+        double[] b = new double[k];
+        for (int c = 0; c < k; c++) {
+            double s = 0;
+            for (int j = 0; j < mean.length; j++) {
+                s += mean[j] * w.get(j, c);
+            }
+            b[c] = -s;
+        }
+        return Network.fromParameters(model.sizes(), model.hiddenActivation(), List.of(w), List.of(b), model.classNames());
+    }
+
     /** Class directions (d x K): normalised sums of the rows assigned to each class. */
     static DenseMatrix directions(FeatureMatrix unit, int[] assign, int k, DenseMatrix fallback) {
         int n = unit.rows();

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Issue 19: every private learner, with and without the target's refinement, on every suite, epsilon 2 for the
+# source, 3 seeded runs (seeded noise: NOT private; drop --seed for a private run).
+# Usage: docs/results/scripts/private-learners.sh OUT_DIR [suite ...]
+# PRIVADAPT (default: ./privadapt next to this repository) selects the launcher.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
+PA="${PRIVADAPT:-$ROOT/privadapt}"
+OUT="${1:?usage: private-learners.sh OUT_DIR [suite ...]}"
+shift
+SUITES=("$@")
+[ ${#SUITES[@]} -gt 0 ] || SUITES=(office-caltech10-googlenet office-caltech10-decaf mnist-usps office-caltech10)
+mkdir -p "$OUT"
+for suite in "${SUITES[@]}"; do
+  for learner in dp-sgd dp-gd ncm lda output-perturbation; do
+    for refine in none centroids im; do
+      f="$OUT/$suite-$learner-$refine"
+      [ -s "$f.json" ] && continue
+      "$PA" bench "$suite" --methods dp-source-only --epsilon 2 --seed 1 --runs 3 --jobs 2 \
+        --param learner="$learner" --param refine="$refine" --out "$f.json" --markdown "$f.md" >"$f.log" 2>&1 \
+        || echo "FAILED: $f (see $f.log)"
+    done
+  done
+done
