@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Issue 19: every private learner, with and without the target's refinement, on every suite, epsilon 2 for the
-# source, 3 seeded runs (seeded noise: NOT private; drop --seed for a private run).
+# source, 3 seeded runs (seeded noise: NOT private; drop --seed for a private run). Then, for ncm and dp-sgd, the
+# refinements after target-mean centring (refine-centre=true).
 # Usage: docs/results/scripts/private-learners.sh OUT_DIR [suite ...]
 # PRIVADAPT (default: ./privadapt next to this repository) selects the launcher.
 set -euo pipefail
@@ -11,14 +12,23 @@ shift
 SUITES=("$@")
 [ ${#SUITES[@]} -gt 0 ] || SUITES=(office-caltech10-googlenet office-caltech10-decaf mnist-usps office-caltech10)
 mkdir -p "$OUT"
+one() { # suite learner refine centre
+  local f="$OUT/$1-$2-$3"
+  [ "$4" = true ] && f="$f-centred"
+  [ -s "$f.json" ] && return 0
+  "$PA" bench "$1" --methods dp-source-only --epsilon 2 --seed 1 --runs 3 --jobs 2 \
+    --param learner="$2" --param refine="$3" --param refine-centre="$4" --out "$f.json" --markdown "$f.md" >"$f.log" 2>&1 \
+    || echo "FAILED: $f (see $f.log)"
+}
 for suite in "${SUITES[@]}"; do
   for learner in dp-sgd dp-gd ncm lda output-perturbation; do
-    for refine in none centroids im; do
-      f="$OUT/$suite-$learner-$refine"
-      [ -s "$f.json" ] && continue
-      "$PA" bench "$suite" --methods dp-source-only --epsilon 2 --seed 1 --runs 3 --jobs 2 \
-        --param learner="$learner" --param refine="$refine" --out "$f.json" --markdown "$f.md" >"$f.log" 2>&1 \
-        || echo "FAILED: $f (see $f.log)"
+    for refine in none centroids im im-centroids; do
+      one "$suite" "$learner" "$refine" false
+    done
+  done
+  for learner in ncm dp-sgd; do
+    for refine in none centroids im im-centroids; do
+      one "$suite" "$learner" "$refine" true
     done
   done
 done

@@ -114,8 +114,12 @@ class PrimaNeighboursTest {
     }
 
     static JsonNode sourceModel(Dataset s, TargetRelease r, NeighbouringRelation rel) throws Exception {
+        return sourceModel(s, r, rel, "dp-sgd");
+    }
+
+    static JsonNode sourceModel(Dataset s, TargetRelease r, NeighbouringRelation rel, String learner) throws Exception {
         PrivacySession ps = new PrivacySession("source", new PrivacyBudget(2.0, 1e-5), rel, NoiseSource.seeded(41), null);
-        MethodConfig mc = new MethodConfig("lr", 1e-3, 1L, Map.of("epochs", "2", "batch", "16"));
+        MethodConfig mc = new MethodConfig("lr", 1e-3, 1L, Map.of("epochs", "2", "batch", "16", "learner", learner));
         return JSON.readTree(Prima.train(s, r, mc, ps).toArtifact("harness").toBytes());
     }
 
@@ -155,6 +159,35 @@ class PrimaNeighboursTest {
             ReleaseComparison.assertOnlyDeclaredDiffer(a, b, path -> ReleaseComparison.metadata(path)
                     || path.matches("/payload/groups/.*/(weights|bias)/base64")
                     || nDetermined(path), cfg.adaptation() + " add/remove " + p);
+        }
+    }
+
+    /**
+     * With the class-statistics learner (the default rule's choice) n is neither needed nor released: undeclared n is
+     * accepted, and between neighbours only the model's weights (noisy class directions) and the certified epsilon's
+     * bookkeeping-free fields may differ: nothing that n determines.
+     */
+    @Test
+    void withTheClassStatisticsLearnerOnlyTheNoisyWeightsDifferAndNIsNotNeeded() throws Exception {
+        Neighbours.Labelled base = Neighbours.random(60, 10, 3, 1.0, 9);
+        PublicFacts declared = PublicFacts.parse(List.of("classes"), "harness");
+        for (PrimaConfig.Adaptation adaptation : PrimaConfig.Adaptation.values()) {
+            PrimaConfig cfg = PrimaConfig.prima(adaptation);
+            PrivacySession ts = new PrivacySession("target", new PrivacyBudget(2.0, 1e-5), NeighbouringRelation.ADD_OR_REMOVE_ONE,
+                    NoiseSource.seeded(5), null);
+            TargetRelease r = Prima.release(Neighbours.random(50, 10, 3, 1.0, 10).dataset("t").withoutLabels(), cfg, "none", "prima", 1,
+                    "harness", ts);
+            for (NeighbouringRelation rel : NeighbouringRelation.values()) {
+                List<Neighbours.Pair> pairs = rel == NeighbouringRelation.REPLACE_ONE ? Neighbours.replaceOne(base, 1.0, 4)
+                        : Neighbours.addRemove(base, 1.0, 4);
+                for (Neighbours.Pair p : pairs) {
+                    JsonNode a = sourceModel(p.d().dataset("s").withPublicFacts(declared), r, rel, "ncm");
+                    JsonNode b = sourceModel(p.dPrime().dataset("s").withPublicFacts(declared), r, rel, "ncm");
+                    assertThat(a.at("/privacy/training/learner").asText()).isEqualTo("ncm");
+                    ReleaseComparison.assertOnlyDeclaredDiffer(a, b, path -> ReleaseComparison.metadata(path)
+                            || path.matches("/payload/groups/.*/(weights|bias)/base64"), adaptation + " " + rel + " " + p);
+                }
+            }
         }
     }
 }
