@@ -102,6 +102,7 @@ class ClassStatisticsTest {
     static final class Recording implements NoiseAndSampling {
         final SeededRandomness inner;
         final List<double[]> calls = new ArrayList<>(); // {length, sigma}
+        final List<double[]> added = new ArrayList<>();
 
         Recording(long seed) {
             inner = new SeededRandomness(seed);
@@ -115,7 +116,13 @@ class ClassStatisticsTest {
         @Override
         public void addGaussian(double[] v, double sigma) {
             calls.add(new double[] {v.length, sigma});
+            double[] before = v.clone();
             inner.addGaussian(v, sigma);
+            double[] a = new double[v.length];
+            for (int i = 0; i < v.length; i++) {
+                a[i] = v[i] - before[i];
+            }
+            added.add(a);
         }
 
         @Override
@@ -196,6 +203,34 @@ class ClassStatisticsTest {
             assertThat(std / expected[b]).as("%s: empirical std / declared", names[b]).isCloseTo(1.0, within(0.04));
             assertThat(Math.abs(mean)).as("%s: mean of the noise", names[b]).isLessThan(4 * expected[b] / Math.sqrt(n));
         }
+    }
+
+    @Test
+    void theReleaseIsTheExactStatisticsPlusTheRecordedNoise() {
+        // replay: counts + noise 0, sums (column-major K x d) + noise 1, and the moment's upper triangle, column by
+        // column from the diagonal, with the off-diagonal entries scaled by sqrt 2 before the noise and back after
+        ClassStatistics exact = medium(true);
+        Recording rec = new Recording(8);
+        ClassStatistics noisy = exact.withNoise(0.7, 1.1, 1.9, ClassStatistics.sensitivities(NeighbouringRelation.REPLACE_ONE, 2.0), rec);
+        double[] c = noisy.counts();
+        for (int i = 0; i < 3; i++) {
+            assertThat(c[i]).isCloseTo(exact.counts()[i] + rec.added.get(0)[i], within(1e-12));
+        }
+        double[] s = noisy.sums().data();
+        for (int i = 0; i < s.length; i++) {
+            assertThat(s[i]).isCloseTo(exact.sums().data()[i] + rec.added.get(1)[i], within(1e-12));
+        }
+        double[] tri = rec.added.get(2);
+        DenseMatrix m = exact.moment();
+        DenseMatrix nm = noisy.moment();
+        int t = 0;
+        for (int j = 0; j < 4; j++) {
+            assertThat(nm.get(j, j)).isCloseTo(m.get(j, j) + tri[t++], within(1e-9));
+            for (int i = j + 1; i < 4; i++) {
+                assertThat(nm.get(i, j)).as("(%d, %d)", i, j).isCloseTo(m.get(i, j) + tri[t++] / Math.sqrt(2), within(1e-9));
+            }
+        }
+        assertThat(t).isEqualTo(tri.length);
     }
 
     static void add(double[] acc, double v) {
