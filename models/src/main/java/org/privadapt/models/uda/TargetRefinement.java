@@ -35,8 +35,9 @@ public final class TargetRefinement {
     /**
      * Spherical k-means from the model's predicted classes: each class direction is the normalised sum of the
      * target's unit rows assigned to it; rows are reassigned by cosine similarity, {@code iterations} times. A class
-     * the model never predicts keeps no rows and its direction is zero (never predicted) unless the model is linear,
-     * in which case its normalised weight column stands in.
+     * the model never predicts starts with no rows and a zero direction unless the model is linear, in which case its
+     * normalised weight column stands in. A zero direction scores 0, so it can still win rows whose cosine with every
+     * other direction is negative (possible for centred rows, not for non-negative features), and then gets a direction.
      *
      * @return a linear model without bias over the target's features (cosine rule; independent of row norms)
      */
@@ -60,7 +61,8 @@ public final class TargetRefinement {
 
     /**
      * Spherical k-means from given initial classes of the target's rows (the predictions of any model, e.g. a
-     * composite one); a class with no initial row has a zero direction and is never predicted.
+     * composite one); a class with no initial row starts with a zero direction (see {@link #centroids(Classifier,
+     * FeatureMatrix, int)} for when it can still win rows).
      */
     public static Network centroids(int[] initial, List<String> classNames, FeatureMatrix target, int iterations) {
         int k = classNames.size();
