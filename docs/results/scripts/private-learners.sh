@@ -2,7 +2,7 @@
 # Issue 19: every private learner, with and without the target's refinement, on every suite, epsilon 2 for the
 # source, 3 seeded runs (seeded noise: NOT private; drop --seed for a private run). Then, for ncm and dp-sgd, the
 # refinements after target-mean centring (refine-centre=true).
-# Usage: docs/results/scripts/private-learners.sh OUT_DIR [suite ...]
+# Usage: [LEARNERS="ncm dp-sgd"] [REFINES="none centroids"] docs/results/scripts/private-learners.sh OUT_DIR [suite ...]
 # PRIVADAPT (default: ./privadapt next to this repository) selects the launcher.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
@@ -20,9 +20,11 @@ one() { # suite learner refine centre
     --param learner="$2" --param refine="$3" --param refine-centre="$4" --out "$f.json" --markdown "$f.md" >"$f.log" 2>&1 \
     || echo "FAILED: $f (see $f.log)"
 }
+LEARNERS=(${LEARNERS:-dp-sgd dp-gd ncm lda output-perturbation})
+REFINES=(${REFINES:-none centroids im im-centroids})
 for suite in "${SUITES[@]}"; do
-  for learner in dp-sgd dp-gd ncm lda output-perturbation; do
-    for refine in none centroids im im-centroids; do
+  for learner in "${LEARNERS[@]}"; do
+    for refine in "${REFINES[@]}"; do
       one "$suite" "$learner" "$refine" false
     done
   done

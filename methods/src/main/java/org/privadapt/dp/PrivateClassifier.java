@@ -93,10 +93,10 @@ public final class PrivateClassifier {
                 "hidden", b.hidden.length == 0 ? "50" : java.util.Arrays.stream(b.hidden).mapToObj(Integer::toString)
                         .collect(java.util.stream.Collectors.joining(","))));
         if (!Double.isNaN(b.rowBound)) {
-            params.put("row-bound", Double.toString(b.rowBound));
+            params.put("learner-row-bound", Double.toString(b.rowBound));
         }
         if (!Double.isNaN(b.lambda)) {
-            params.put("lambda", Double.toString(b.lambda));
+            params.put("learner-lambda", Double.toString(b.lambda));
         }
         MethodConfig cfg = new MethodConfig(b.hidden.length == 0 ? "lr" : "dnn", 0.0, b.seed == null ? 1L : b.seed, params);
         BudgetLedger ledger = b.ledger == null ? null

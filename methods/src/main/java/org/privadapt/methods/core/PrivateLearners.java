@@ -46,8 +46,8 @@ public final class PrivateLearners {
     }
 
     /** The {@code --param} names this facade reads (beside {@link MethodParameters#DP_SGD}). */
-    public static final Set<String> PARAMETERS = Set.of("learner", "row-bound", "lambda", "lda-shrinkage", "count-share",
-            "moment-share");
+    public static final Set<String> PARAMETERS = Set.of("learner", "learner-row-bound", "learner-lambda", "lda-shrinkage", "lda-count-share",
+            "lda-moment-share");
 
     /** Every parameter a method with a private final learner reads. */
     public static final Set<String> ALL = MethodParameters.union(MethodParameters.DP_SGD, PARAMETERS);
@@ -126,12 +126,12 @@ public final class PrivateLearners {
             switch (kind) {
                 case NCM -> m.put("rows", "unit L2 norm");
                 case LDA -> {
-                    m.put("row_bound", config.param("row-bound", Double.NaN));
+                    m.put("row_bound", config.param("learner-row-bound", Double.NaN));
                     m.put("shrinkage", config.param("lda-shrinkage", 0.5));
                 }
                 case OUTPUT_PERTURBATION -> {
-                    m.put("row_bound", config.param("row-bound", Double.NaN));
-                    m.put("lambda", config.param("lambda", Double.NaN));
+                    m.put("row_bound", config.param("learner-row-bound", Double.NaN));
+                    m.put("lambda", config.param("learner-lambda", Double.NaN));
                 }
                 default -> {
                 }
@@ -154,6 +154,9 @@ public final class PrivateLearners {
                             DpEvent prior, int runs) {
         Kind kind = kind(c, d, k, epsilon);
         MethodConfig cfg = withDefaults(c, kind, n, d);
+        if (kind == Kind.LDA) { // refused before anything is charged
+            checkLdaShares(cfg.param("lda-count-share", 0.05), cfg.param("lda-moment-share", 0.5));
+        }
         if (kind.gradientBased()) {
             PrivateTraining.Plan p = PrivateTraining.plan(cfg, n, epsilon, delta, relation, prior, runs);
             return new Plan(kind, p.event(), p.config().noiseMultiplier(), p, cfg, relation, runs);
@@ -176,11 +179,20 @@ public final class PrivateLearners {
         return new Plan(kind, event, s, null, cfg, relation, runs);
     }
 
+    static double checkLdaShares(double countShare, double momentShare) {
+        double sumShare = 1 - countShare - momentShare;
+        if (!(countShare > 0 && momentShare > 0 && sumShare > 0)) {
+            throw new IllegalArgumentException("lda: lda-count-share and lda-moment-share must be > 0 with a sum below 1, got "
+                    + countShare + " and " + momentShare);
+        }
+        return sumShare;
+    }
+
     /** The configuration with the learner's defaults filled in (public: from d, n only where n is public). */
     static MethodConfig withDefaults(MethodConfig c, Kind kind, int n, int d) {
         MethodConfig out = c;
-        if (!c.params().containsKey("row-bound")) {
-            out = out.withParam("row-bound", Double.toString(Math.max(1, Math.floor(Math.sqrt(d)))));
+        if (!c.params().containsKey("learner-row-bound")) {
+            out = out.withParam("learner-row-bound", Double.toString(Math.max(1, Math.floor(Math.sqrt(d)))));
         }
         switch (kind) {
             case DP_GD -> {
@@ -193,9 +205,9 @@ public final class PrivateLearners {
                 }
             }
             case OUTPUT_PERTURBATION -> {
-                if (!c.params().containsKey("lambda")) {
-                    double r = out.param("row-bound", 1.0);
-                    out = out.withParam("lambda", Double.toString(defaultLambda(r)));
+                if (!c.params().containsKey("learner-lambda")) {
+                    double r = out.param("learner-row-bound", 1.0);
+                    out = out.withParam("learner-lambda", Double.toString(defaultLambda(r)));
                 }
             }
             default -> {
@@ -225,13 +237,10 @@ public final class PrivateLearners {
                         .nearestClassMean(classes);
             }
             case LDA -> {
-                double r = c.param("row-bound", 1.0);
-                double countShare = c.param("count-share", 0.05);
-                double momentShare = c.param("moment-share", 0.5);
-                double sumShare = 1 - countShare - momentShare;
-                if (!(countShare > 0 && momentShare > 0 && sumShare > 0)) {
-                    throw new IllegalArgumentException("lda: count-share and moment-share must be > 0 with a sum below 1");
-                }
+                double r = c.param("learner-row-bound", 1.0);
+                double countShare = c.param("lda-count-share", 0.05);
+                double momentShare = c.param("lda-moment-share", 0.5);
+                double sumShare = checkLdaShares(countShare, momentShare);
                 double s = p.noiseMultiplier();
                 FeatureMatrix rows = ClassStatistics.clipRows(x, r);
                 ClassStatistics exact = ClassStatistics.of(rows, y, classes.size(), true);
@@ -240,9 +249,9 @@ public final class PrivateLearners {
                 return noisy.lda(classes, c.param("lda-shrinkage", 0.5), 1.0);
             }
             case OUTPUT_PERTURBATION -> {
-                double r = c.param("row-bound", 1.0);
+                double r = c.param("learner-row-bound", 1.0);
                 // the solver's slack 2g / Lambda adds 0.02 % to the sensitivity L / Lambda
-                OutputPerturbation.Config oc = new OutputPerturbation.Config(c.param("lambda", Double.NaN), r,
+                OutputPerturbation.Config oc = new OutputPerturbation.Config(c.param("learner-lambda", Double.NaN), r,
                         1e-4 * Math.sqrt(2 * (r * r + 1)), 2000);
                 return OutputPerturbation.fit(x, y, classes, oc, p.noiseMultiplier(), p.relation(), rnd);
             }

@@ -70,7 +70,7 @@ class PrivateLearnersTest {
             assertThat(k.revealsSize()).as(k.label()).isEqualTo(gradient);
             assertThat(k.gradientBased()).as(k.label()).isEqualTo(gradient);
         }
-        assertThat(PrivateLearners.ALL).contains("learner", "row-bound", "lambda", "lda-shrinkage", "count-share", "moment-share", "clip",
+        assertThat(PrivateLearners.ALL).contains("learner", "learner-row-bound", "learner-lambda", "lda-shrinkage", "lda-count-share", "lda-moment-share", "clip",
                 "epochs");
     }
 
@@ -172,14 +172,14 @@ class PrivateLearnersTest {
     @Test
     void defaultsFilledInFromPublicQuantities() {
         MethodConfig c = MethodConfig.defaults();
-        assertThat(PrivateLearners.withDefaults(c, PrivateLearners.Kind.NCM, 100, 10).params()).containsEntry("row-bound", "3.0");
-        assertThat(PrivateLearners.withDefaults(c, PrivateLearners.Kind.NCM, 100, 1).params()).containsEntry("row-bound", "1.0");
-        assertThat(PrivateLearners.withDefaults(c.withParam("row-bound", "0.5"), PrivateLearners.Kind.LDA, 100, 10).params())
-                .containsEntry("row-bound", "0.5");
+        assertThat(PrivateLearners.withDefaults(c, PrivateLearners.Kind.NCM, 100, 10).params()).containsEntry("learner-row-bound", "3.0");
+        assertThat(PrivateLearners.withDefaults(c, PrivateLearners.Kind.NCM, 100, 1).params()).containsEntry("learner-row-bound", "1.0");
+        assertThat(PrivateLearners.withDefaults(c.withParam("learner-row-bound", "0.5"), PrivateLearners.Kind.LDA, 100, 10).params())
+                .containsEntry("learner-row-bound", "0.5");
         MethodConfig gd = PrivateLearners.withDefaults(c, PrivateLearners.Kind.DP_GD, 123, 10);
         assertThat(gd.params()).containsEntry("batch", "123").containsEntry("epochs", "100").containsEntry("lr", "0.05");
-        MethodConfig op = PrivateLearners.withDefaults(c.withParam("row-bound", "2"), PrivateLearners.Kind.OUTPUT_PERTURBATION, 100, 10);
-        assertThat(Double.parseDouble(op.params().get("lambda"))).isCloseTo(50.0, within(1e-12));
+        MethodConfig op = PrivateLearners.withDefaults(c.withParam("learner-row-bound", "2"), PrivateLearners.Kind.OUTPUT_PERTURBATION, 100, 10);
+        assertThat(Double.parseDouble(op.params().get("learner-lambda"))).isCloseTo(50.0, within(1e-12));
         assertThat(PrivateLearners.defaultLambda(3)).isCloseTo(100, within(1e-12));
         // a DP-GD plan is full batch: sampling rate 1
         PrivateLearners.Plan p = PrivateLearners.plan(config(PrivateLearners.Kind.DP_GD), 77, 4, 3, 1.0, 1e-5,
@@ -282,10 +282,10 @@ class PrivateLearnersTest {
     void ldaRefusesSharesThatDoNotLeaveRoomForTheSums() {
         Object[] tr = separated(20, 3);
         for (String[] shares : new String[][] {{"0.5", "0.5"}, {"0", "0.5"}, {"0.3", "0"}, {"0.6", "0.6"}}) {
-            MethodConfig c = config(PrivateLearners.Kind.LDA).withParam("count-share", shares[0]).withParam("moment-share", shares[1]);
-            PrivateLearners.Plan p = PrivateLearners.plan(c, 60, 4, 3, 1.0, 1e-5, NeighbouringRelation.REPLACE_ONE, null, 1);
-            assertThatThrownBy(() -> PrivateLearners.train(p, (DenseMatrix) tr[0], (int[]) tr[1], List.of("a", "b", "c"), NoiseSource.seeded(1)))
-                    .as(Arrays.toString(shares)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("count-share");
+            MethodConfig c = config(PrivateLearners.Kind.LDA).withParam("lda-count-share", shares[0]).withParam("lda-moment-share", shares[1]);
+            // refused at planning, before anything is charged
+            assertThatThrownBy(() -> PrivateLearners.plan(c, 60, 4, 3, 1.0, 1e-5, NeighbouringRelation.REPLACE_ONE, null, 1))
+                    .as(Arrays.toString(shares)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lda-count-share");
         }
     }
 
@@ -297,7 +297,7 @@ class PrivateLearnersTest {
         AdaptationTask t = TaskPreparation.prepare("syn", problem.source(), problem.target(), problem.target(),
                 Preprocessing.parse("clip=10"), Set.of("source"));
         AdaptationMethod method = Methods.get("dp-source-only");
-        assertThat(method.parameters()).contains("learner", "refine", "refine-iterations", "row-bound");
+        assertThat(method.parameters()).contains("learner", "refine", "refine-iterations", "learner-row-bound");
         String[] refine = {"none", "centroids"};
         for (int i = 0; i < 2; i++) {
             MethodConfig c = new MethodConfig("lr", 0, 3, Map.of("learner", "ncm", "refine", refine[i]));
