@@ -9,11 +9,15 @@ import org.privadapt.models.nn.Network;
 import org.privadapt.models.uda.TargetRefinement;
 
 /**
- * {@code --param refine=none|centroids|self-training|im}: the target adapts the model it received on its own unlabelled
- * rows ({@link TargetRefinement}). The source's guarantee is unchanged (post-processing of its release); the target
- * reads its own rows and releases nothing further: the refined model and its predictions stay with the target, so the
- * target's statement is unchanged too (docs/privacy/private-learners.md). Options: {@code refine-iterations}
- * (k-means iterations, self-training rounds or IM iterations; defaults 10, 3, 50).
+ * {@code --param refine=none|centre|centroids|self-training|im|im-centroids}: the target adapts the model it received on
+ * its own unlabelled rows ({@link TargetRefinement}). The source's guarantee is unchanged (post-processing of its
+ * release); the target reads its own rows and releases nothing further: the refined model and its predictions stay
+ * with the target, so the target's statement is unchanged too (docs/privacy/private-learners.md).
+ *
+ * <p>{@code centre} re-estimates a linear model's bias from the target's mean ({@link TargetRefinement#centred});
+ * {@code centroids}, {@code im} and {@code im-centroids} start with that centring when the model is linear
+ * ({@code refine-centre=false} turns it off). Options: {@code refine-iterations} (k-means iterations, self-training
+ * rounds or IM iterations; defaults 10, 3, 50).
  */
 public final class TargetRefinements {
     private TargetRefinements() {
@@ -24,8 +28,12 @@ public final class TargetRefinements {
     /** The refinement a configuration asks for ("none" when absent). */
     public static String mode(MethodConfig c) {
         String m = c.params().getOrDefault("refine", "none");
-        if (!Set.of("none", "centroids", "self-training", "im", "im-centroids").contains(m)) {
-            throw new IllegalArgumentException("unknown refine '" + m + "' (none, centroids, self-training, im, im-centroids)");
+        if (!Set.of("none", "centre", "centroids", "self-training", "im", "im-centroids").contains(m)) {
+            throw new IllegalArgumentException("unknown refine '" + m + "' (none, centre, centroids, self-training, im, im-centroids)");
+        }
+        String centre = c.params().getOrDefault("refine-centre", "true");
+        if (!centre.equals("true") && !centre.equals("false")) {
+            throw new IllegalArgumentException("refine-centre must be true or false, got '" + centre + "'");
         }
         return m;
     }
@@ -33,12 +41,17 @@ public final class TargetRefinements {
     /** The model refined on the target's own rows (the model itself when refine=none). */
     public static Classifier apply(MethodConfig c, Classifier model, FeatureMatrix targetRows) {
         String m = mode(c);
-        if (Boolean.parseBoolean(c.params().getOrDefault("refine-centre", "false")) && model instanceof Network net0
-                && net0.layers() == 1) {
+        boolean centre = "centre".equals(m) || (!"none".equals(m) && !"self-training".equals(m)
+                && Boolean.parseBoolean(c.params().getOrDefault("refine-centre", "true")));
+        if (centre && model instanceof Network net0 && net0.layers() == 1) {
             model = TargetRefinement.centred(net0, targetRows);
+        } else if ("centre".equals(m)) {
+            throw new IllegalArgumentException("refine=centre re-estimates a linear model's bias; this model is not linear "
+                    + "(use refine=centroids or self-training)");
         }
         switch (m) {
             case "none":
+            case "centre":
                 return model;
             case "centroids":
                 return TargetRefinement.centroids(model, targetRows, c.intParam("refine-iterations", 10));
@@ -66,6 +79,9 @@ public final class TargetRefinements {
         switch (m) {
             case "none":
                 return null;
+            case "centre":
+                throw new IllegalArgumentException("refine=centre re-estimates a linear model's bias; this method's model is not "
+                        + "one linear map of the target's rows (use refine=centroids or self-training)");
             case "centroids":
                 return TargetRefinement.centroids(predicted, classes, targetRows, c.intParam("refine-iterations", 10));
             case "self-training":
@@ -81,7 +97,10 @@ public final class TargetRefinements {
         Map<String, Object> d = new LinkedHashMap<>();
         String m = mode(c);
         if (!"none".equals(m)) {
-            d.put("refine", m + " on the target's own rows (nothing released)");
+            boolean centred = "centre".equals(m) || (!"self-training".equals(m)
+                    && Boolean.parseBoolean(c.params().getOrDefault("refine-centre", "true")));
+            d.put("refine", m + (centred && !"centre".equals(m) ? " after target-mean centring (linear models)" : "")
+                    + " on the target's own rows (nothing released)");
         }
         return d;
     }
