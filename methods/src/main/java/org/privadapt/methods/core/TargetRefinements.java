@@ -41,6 +41,9 @@ public final class TargetRefinements {
     /** The model refined on the target's own rows (the model itself when refine=none). */
     public static Classifier apply(MethodConfig c, Classifier model, FeatureMatrix targetRows) {
         String m = mode(c);
+        if (!"none".equals(m) && model instanceof org.privadapt.models.LogisticRegression lr) {
+            model = TargetRefinement.asNetwork(lr); // the same linear model, so that centring and IM apply
+        }
         boolean centre = "centre".equals(m) || (!"none".equals(m) && !"self-training".equals(m)
                 && Boolean.parseBoolean(c.params().getOrDefault("refine-centre", "true")));
         if (centre && model instanceof Network net0 && net0.layers() == 1) {
