@@ -197,8 +197,11 @@ class TargetRefinementTest {
         assertThat(st.classNames()).isEqualTo(ABC);
         assertThat(st.dimension()).isEqualTo(4);
         assertThat(st.predictProba(t.x()).cols()).isEqualTo(3);
-        // it fits the model's pseudo-labels: it agrees with them on most rows (tolerance 10 %)
-        assertThat(accuracy(st.predict(t.x()), model.predict(t.x()))).isGreaterThan(0.9);
+        // fitted to the more confident half of each pseudo-class, it corrects the poor model (about 0.74) on separated
+        // clusters: the confident rows are mostly right, and a fit to them generalises (fitting every pseudo-label
+        // would reproduce the model's errors)
+        assertThat(accuracy(model.predict(t.x()), t.y())).isLessThan(0.8);
+        assertThat(accuracy(st.predict(t.x()), t.y())).isGreaterThan(0.9);
         // a class the model never predicts is still among the classes of the result
         double[][] w = {{1, 0.5, 0, 0}, {0.6, 1, 0, 0}, {-1, -1, -2, -0.5}};
         Network twoOfThree = linear(w, new double[] {0.5, 0, -3}, ABC);
