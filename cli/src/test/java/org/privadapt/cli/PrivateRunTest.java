@@ -171,7 +171,8 @@ class PrivateRunTest {
         Path[] st = csvPair();
         Path ledger = dir.resolve("undeclared.ledger.json");
         String[] base = {"run", "--method", "dp-source-only", "--source", st[0].toString(), "--target", st[1].toString(),
-            "--preprocess", "clip=10", "--epsilon", "1", "--param", "epochs=1", "--source-ledger", ledger.toString()};
+            "--preprocess", "clip=10", "--epsilon", "1", "--param", "epochs=1", "--param", "learner=dp-sgd",
+            "--source-ledger", ledger.toString()};
         CliHarness.Result size = CliHarness.run(base);
         assertThat(size.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(size.err()).contains("number of records n").contains("--relation replace").contains("--source-public size");
@@ -185,5 +186,13 @@ class PrivateRunTest {
         assertThat(bad.err()).contains("--source-public: unknown public fact 'sizes'");
         CliHarness.Result ok = CliHarness.run(concat(base, "--source-public", "size,classes"));
         assertThat(ok.code()).as(ok.err()).isZero();
+        // the default learner (class statistics, docs/privacy/private-learners.md) does not reveal n: only the class set
+        String[] byDefault = {"run", "--method", "dp-source-only", "--source", st[0].toString(), "--target", st[1].toString(),
+            "--preprocess", "clip=10", "--epsilon", "1", "--source-ledger", dir.resolve("default.ledger.json").toString()};
+        CliHarness.Result noClasses = CliHarness.run(byDefault);
+        assertThat(noClasses.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(noClasses.err()).contains("class set").doesNotContain("number of records");
+        CliHarness.Result classesOnly = CliHarness.run(concat(byDefault, "--source-public", "classes"));
+        assertThat(classesOnly.code()).as(classesOnly.err()).isZero();
     }
 }
