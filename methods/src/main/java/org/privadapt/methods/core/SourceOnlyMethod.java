@@ -37,7 +37,7 @@ public final class SourceOnlyMethod implements AdaptationMethod {
     @Override
     public java.util.Set<String> parameters() {
         return MethodParameters.union(org.privadapt.methods.bassily.SupervisedMethods.baselineParameters(),
-                org.privadapt.methods.gmmuda.GmmUdaConfig.PARAMETERS);
+                org.privadapt.methods.gmmuda.GmmUdaConfig.PARAMETERS, TargetRefinements.PARAMETERS);
     }
 
     /** Multi-label tasks run paper 004's no-adapt setting ({@link org.privadapt.methods.gmmuda.GmmUdaMethod}). */
@@ -61,9 +61,12 @@ public final class SourceOnlyMethod implements AdaptationMethod {
             // paper 003's protocol (a regression task, or --param target-train=N): the same split as its other methods
             return org.privadapt.methods.bassily.SupervisedMethods.sourceOnly(task, config);
         }
-        Classifier model = Classifiers.train(config, task.source().features(), task.source().classLabels());
+        TargetRefinements.mode(config);
+        Classifier trained = Classifiers.train(config, task.source().features(), task.source().classLabels());
+        // the non-private reference for the private methods' refine option: the same target-side refinement
+        Classifier model = TargetRefinements.apply(config, trained, task.target().features());
         int[] pred = new int[task.evaluation().size()];
         double acc = Classifiers.accuracy(model, task.evaluation().features(), task.evaluation(), pred);
-        return new AdaptationOutcome(name(), acc, pred, model.classNames(), NonPrivate.sourceOnly(), Map.of());
+        return new AdaptationOutcome(name(), acc, pred, model.classNames(), NonPrivate.sourceOnly(), TargetRefinements.describe(config));
     }
 }
