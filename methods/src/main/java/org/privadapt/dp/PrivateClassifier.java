@@ -65,7 +65,8 @@ public final class PrivateClassifier {
     public PrivateClassifier fit(double[][] x, int[] y) throws BudgetExceededException, BudgetLedger.LedgerException {
         int kGuess = Math.max(b.classes, java.util.Arrays.stream(y).max().orElse(0) + 1);
         PrivateLearners.Kind kind = "auto".equals(b.learner)
-                ? PrivateLearners.choose(x == null || x.length == 0 ? 0 : x[0].length, kGuess, b.epsilon)
+                ? PrivateLearners.choose(x == null || x.length == 0 ? 0 : x[0].length, kGuess, b.epsilon,
+                        b.sizePublic || b.relation == NeighbouringRelation.REPLACE_ONE)
                 : PrivateLearners.Kind.parse(b.learner);
         if (kind.revealsSize() && !b.sizePublic && b.relation == NeighbouringRelation.ADD_OR_REMOVE_ONE) {
             throw new IllegalStateException("DP-SGD's sampling rate batch/n reveals n: declare the number of records public "

@@ -61,10 +61,11 @@ public final class DpSourceOnlyMethod implements AdaptationMethod {
         ClassLabels y = task.source().classLabels();
         int d = task.source().dimension();
         double eps = source.target().epsilon();
-        PrivateLearners.Kind kind = PrivateLearners.kind(config, d, y.numClasses(), eps);
+        PrivateLearners.Kind kind = PrivateLearners.kind(config, d, y.numClasses(), eps,
+                PrivateLearners.sizePublic(task.source(), source));
         PrivateLearners.requireDisclosures(kind, task.source(), source, "the source's " + kind.label() + " model");
         TargetRefinements.mode(config); // a misspelt option fails before anything is spent
-        PrivateLearners.Plan plan = PrivateLearners.plan(config, task.source().size(), d, y.numClasses(), eps,
+        PrivateLearners.Plan plan = PrivateLearners.plan(PrivateLearners.resolved(config, kind), task.source().size(), d, y.numClasses(), eps,
                 source.target().delta(), source.relation(), null, 1);
         source.charge("source model (" + kind.label() + ")", kind.label(), plan.event(), plan.describe());
         Network model = PrivateLearners.train(plan, task.source().features(), y.codes(), y.names(), source.noise());

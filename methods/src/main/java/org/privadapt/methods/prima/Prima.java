@@ -157,7 +157,7 @@ public final class Prima {
         int k = y.numClasses();
         int learnerDimension = learnerDimension(cfg, partition);
         double eps = session.target().epsilon() * (1 - 1e-9);
-        PrivateLearners.Kind kind = PrivateLearners.kind(mc, learnerDimension, k, eps);
+        PrivateLearners.Kind kind = PrivateLearners.kind(mc, learnerDimension, k, eps, PrivateLearners.sizePublic(source, session));
         PrivateLearners.requireDisclosures(kind, source, session, "the source's model (" + kind.label() + ")");
         boolean ovr = cfg.oneVsRest() && k > 2 && kind.gradientBased();
         int groups = cfg.vote() ? partition.size() : 1;
@@ -165,7 +165,7 @@ public final class Prima {
         double delta = session.target().delta();
         double sMoments = GaussianCalibration.analyticSigma(cfg.sourceShare() * eps, delta, 1.0);
         DpEvent moments = new GaussianEvent(sMoments);
-        PrivateLearners.Plan plan = PrivateLearners.plan(mc, source.size(), learnerDimension, k, eps, delta, rel, moments, runs);
+        PrivateLearners.Plan plan = PrivateLearners.plan(PrivateLearners.resolved(mc, kind), source.size(), learnerDimension, k, eps, delta, rel, moments, runs);
         // one atomic charge for the moments and the model(s): a refusal leaves nothing spent (issue 14)
         session.chargeAll(List.of(
                 new PrivacySession.Release(release.method() + " source: own subspace moments", "Gaussian (block second moments, sums, count)",

@@ -64,6 +64,16 @@ class PrivateLearnersTest {
         assertThat(PrivateLearners.kind(none.withParam("learner", "lda"), 10, 3, 1.0)).isEqualTo(PrivateLearners.Kind.LDA);
         assertThatThrownBy(() -> PrivateLearners.kind(none.withParam("learner", "svm"), 10, 3, 1.0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'svm'");
+        // the rule: class statistics up to epsilon 4 and whenever n is not public; DP-SGD above 4 with n public
+        for (double eps : new double[] {0.1, 1, 2, 4}) {
+            assertThat(PrivateLearners.choose(1024, 10, eps, true)).as("eps %s", eps).isEqualTo(PrivateLearners.Kind.NCM);
+        }
+        for (double eps : new double[] {4.01, 8, 100}) {
+            assertThat(PrivateLearners.choose(1024, 10, eps, true)).as("eps %s", eps).isEqualTo(PrivateLearners.Kind.DP_SGD);
+            assertThat(PrivateLearners.choose(1024, 10, eps, false)).as("eps %s, n private", eps).isEqualTo(PrivateLearners.Kind.NCM);
+            assertThat(PrivateLearners.kind(none, 1024, 10, eps)).as("unresolved auto: n treated as private")
+                    .isEqualTo(PrivateLearners.Kind.NCM);
+        }
         // only the gradient learners reveal n and take one-vs-rest
         for (PrivateLearners.Kind k : ALL) {
             boolean gradient = k == PrivateLearners.Kind.DP_SGD || k == PrivateLearners.Kind.DP_GD;
