@@ -64,4 +64,25 @@ class PrivateClassifierTest {
         assertThat(clf.isPrivate()).isTrue();
         assertThat(clf.spentEpsilon()).isLessThanOrEqualTo(2.0 + 1e-9);
     }
+
+    @Test
+    void theClassStatisticsLearnersNeedNoDeclaredSizeAndSpendAtMostTheirEpsilon() throws Exception {
+        for (String learner : new String[] {"ncm", "lda", "output-perturbation"}) {
+            Path ledger = dir.resolve(learner + ".json");
+            PrivateClassifier clf = PrivateClassifier.builder().learner(learner).epsilon(4).delta(1e-5).ledger(ledger, 5)
+                    .seed(7).build().fit(x, y); // no sizeIsPublic(): these releases do not reveal n
+            assertThat(clf.learner()).isEqualTo(learner);
+            assertThat(clf.steps()).isZero();
+            assertThat(clf.spentEpsilon()).as(learner).isPositive().isLessThanOrEqualTo(4.0 + 1e-9);
+            assertThat(BudgetLedger.open(ledger).read().entries()).hasSize(1);
+            assertThat(clf.score(x, y)).as(learner).isGreaterThan(0.7);
+        }
+        // auto without a declared n never picks a learner that reveals it, even at a large epsilon
+        PrivateClassifier auto = PrivateClassifier.builder().learner("auto").epsilon(10).seed(7).build().fit(x, y);
+        assertThat(auto.learner()).isEqualTo("ncm");
+        PrivateClassifier autoPublic = PrivateClassifier.builder().learner("auto").epsilon(10).sizeIsPublic().epochs(1).seed(7)
+                .build().fit(x, y);
+        assertThat(autoPublic.learner()).isEqualTo("dp-sgd");
+        assertThatThrownBy(() -> PrivateClassifier.builder().learner("svm")).hasMessageContaining("unknown learner");
+    }
 }
