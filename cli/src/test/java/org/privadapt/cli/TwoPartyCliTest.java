@@ -81,6 +81,22 @@ class TwoPartyCliTest {
         JsonNode res = Json.MAPPER.readTree(run.out()).path("results").get(0);
         assertThat(twoParty).isGreaterThan(0.5).isEqualTo(res.path("accuracy_mean").asDouble());
 
+        // the target's own refinement at predict time equals run's refine option; it spends nothing
+        byte[] targetLedger = Files.readAllBytes(dir.resolve("t.ledger"));
+        CliHarness.Result refined = CliHarness.run("target", "predict", "--data", tgt.toString(), "--model",
+                dir.resolve("model.json").toString(), "--refine", "centroids", "--out", dir.resolve("pred-refined.csv").toString(), "--json");
+        assertThat(refined.code()).as(refined.err()).isZero();
+        assertThat(Json.MAPPER.readTree(refined.out()).path("refine").asText()).isEqualTo("centroids");
+        CliHarness.Result runRefined = CliHarness.run("run", "--method", "prima", "--source-public", "size,classes", "--source", src.toString(),
+                "--target", tgt.toString(), "--preprocess", "clip=10", "--epsilon", "2", "--seed", "21", "--param", "refine=centroids", "--json");
+        assertThat(runRefined.code()).as(runRefined.err()).isZero();
+        assertThat(Json.MAPPER.readTree(refined.out()).path("accuracy").asDouble())
+                .isEqualTo(Json.MAPPER.readTree(runRefined.out()).path("results").get(0).path("accuracy_mean").asDouble());
+        assertThat(Files.readAllBytes(dir.resolve("t.ledger"))).isEqualTo(targetLedger);
+        assertThat(CliHarness.run("target", "predict", "--data", tgt.toString(), "--model", dir.resolve("model.json").toString(),
+                "--refine", "kmeans", "--out", dir.resolve("bad.csv").toString()).code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(dir.resolve("bad.csv")).doesNotExist();
+
         // both ledgers hold exactly one step each, within their budgets
         CliHarness.Result tl = CliHarness.run("privacy", "ledger", dir.resolve("t.ledger").toString(), "--json");
         assertThat(tl.code()).as(tl.err()).isZero();

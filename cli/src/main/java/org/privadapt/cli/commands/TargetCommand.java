@@ -198,7 +198,11 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             PartyOptions.requireWritable(out, "--out");
             org.privadapt.methods.core.MethodConfig refineConfig = org.privadapt.methods.core.MethodConfig.defaults()
                     .withParam("refine", refine);
-            org.privadapt.methods.core.TargetRefinements.mode(refineConfig);
+            try {
+                org.privadapt.methods.core.TargetRefinements.mode(refineConfig);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--refine: " + e.getMessage());
+            }
             SourceModel model = SourceModel.fromArtifact(Artifact.read(modelFile, "model"), modelFile.toString());
             if (releaseFile != null) {
                 TargetRelease rel = TargetRelease.fromArtifact(Artifact.read(releaseFile, "release"), releaseFile.toString());
@@ -288,7 +292,8 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
         String evalRef;
 
         @Option(names = "--param", paramLabel = "NAME=VALUE", description = "dp-uda-gmm: adaptation setting (adversary, mode, "
-                + "adapt-epochs, adapt-batch, adapt-lr, kd, temperature, im, diversity, disc-hidden), repeatable.")
+                + "adapt-epochs, adapt-batch, adapt-lr, kd, temperature, im, diversity, disc-hidden); dpot-da: the target's own "
+                + "refinement (refine, refine-centre, refine-iterations; docs/privacy/private-learners.md), repeatable.")
         Map<String, String> params = new LinkedHashMap<>();
 
         @Option(names = "--data", required = true, paramLabel = "FILE", description = "The target's rows (labels, if any, are used only for the reported accuracy, or for --param target-labels).")
@@ -330,10 +335,12 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             if (org.privadapt.methods.gmmuda.SourceReleaseArtifact.METHOD.equals(art.method())) {
                 return adaptGmm(org.privadapt.methods.gmmuda.SourceReleaseArtifact.fromArtifact(art, releaseFile.toString()));
             }
-            if (evalRef != null || !params.isEmpty()) {
-                throw new UsageException((evalRef != null ? "--eval" : "--param") + " is for --method dp-uda-gmm; dpot-da reports "
-                        + "the accuracy on the labelled --data rows and takes its settings from the release");
+            if (evalRef != null) {
+                throw new UsageException("--eval is for --method dp-uda-gmm; dpot-da reports the accuracy on the labelled --data rows");
             }
+            // dpot-da takes its settings from the release; the target's own refinement is the only --param it reads
+            org.privadapt.methods.core.MethodParameters.check("target adapt --method dpot-da",
+                    org.privadapt.methods.core.TargetRefinements.PARAMETERS, params);
             org.privadapt.methods.dpot.DpotRelease rel = org.privadapt.methods.dpot.DpotRelease.fromArtifact(art, releaseFile.toString());
             Dataset rows = prepare(data, dataRef, DataSpecs.Role.EVALUATION, rel.preprocessing(), "target");
             if (rows.dimension() != rel.inputDim()) {
@@ -344,7 +351,13 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             if (rel.config().targetLabelsPerClass() > 0) {
                 p.put("target-labels", Integer.toString(rel.config().targetLabelsPerClass()));
             }
+            p.putAll(params);
             MethodConfig mc = new MethodConfig(classifier, l2, 1L, p);
+            try {
+                org.privadapt.methods.core.TargetRefinements.mode(mc);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--param: " + e.getMessage());
+            }
             Dataset evaluation = rows.hasLabels() ? rows : null;
             org.privadapt.methods.core.AdaptationTask task = new org.privadapt.methods.core.AdaptationTask("target adapt",
                     rows, rows.withoutLabels(), evaluation == null ? rows : evaluation, rel.preprocessing());
@@ -359,8 +372,11 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
                 names = o.classNames();
             } else {
                 org.privadapt.methods.dpot.Dpot.Transported tr = org.privadapt.methods.dpot.Dpot.adapt(rel, rows.features(), null, own.bits());
-                org.privadapt.models.Classifier model = Classifiers.train(mc, tr.features(), new ClassLabels(tr.labels(), rel.classNames()));
-                pred = model.predict(rows.features());
+                org.privadapt.models.Classifier trained = Classifiers.train(mc, tr.features(), new ClassLabels(tr.labels(), rel.classNames()));
+                // in the model's space (clipped rows at record level), as DpotDaMethod.targetSide predicts
+                org.privadapt.math.FeatureMatrix own2 = org.privadapt.methods.dpot.Dpot.targetRows(rows.features(), rel.config());
+                org.privadapt.models.Classifier model = org.privadapt.methods.core.TargetRefinements.apply(mc, trained, own2);
+                pred = model.predict(own2);
                 names = model.classNames();
             }
             StringBuilder csv = new StringBuilder("row,prediction\n");
