@@ -107,9 +107,15 @@ public final class PrivateLearners {
         return choose(d, k, epsilon, false);
     }
 
-    /** The learner a configuration asks for ({@code learner}, default {@code auto} resolved by {@link #choose}). */
+    /**
+     * The learner a configuration asks for: {@code learner}, default {@code auto}, resolved by {@link #choose}, except
+     * that {@code auto} with the network classifier ({@code --classifier dnn}) is DP-SGD.
+     */
     public static Kind kind(MethodConfig c, int d, int k, double epsilon, boolean sizePublic) {
         String s = c.params().getOrDefault("learner", "auto");
+        if ("auto".equals(s) && "dnn".equals(c.classifier())) {
+            return Kind.DP_SGD; // a network was asked for (--classifier dnn): DP-SGD is the learner that trains one
+        }
         return "auto".equals(s) ? choose(d, k, epsilon, sizePublic) : Kind.parse(s);
     }
 

@@ -64,6 +64,10 @@ class PrivateLearnersTest {
         assertThat(PrivateLearners.kind(none.withParam("learner", "lda"), 10, 3, 1.0)).isEqualTo(PrivateLearners.Kind.LDA);
         assertThatThrownBy(() -> PrivateLearners.kind(none.withParam("learner", "svm"), 10, 3, 1.0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'svm'");
+        // a network asked for: auto means DP-SGD (the only learner that trains one); an explicit learner still wins
+        MethodConfig dnn = new MethodConfig("dnn", 1e-3, 1L, java.util.Map.of());
+        assertThat(PrivateLearners.kind(dnn, 10, 3, 1.0, false)).isEqualTo(PrivateLearners.Kind.DP_SGD);
+        assertThat(PrivateLearners.kind(dnn.withParam("learner", "ncm"), 10, 3, 1.0, false)).isEqualTo(PrivateLearners.Kind.NCM);
         // the rule: class statistics up to epsilon 4 and whenever n is not public; DP-SGD above 4 with n public
         for (double eps : new double[] {0.1, 1, 2, 4}) {
             assertThat(PrivateLearners.choose(1024, 10, eps, true)).as("eps %s", eps).isEqualTo(PrivateLearners.Kind.NCM);
