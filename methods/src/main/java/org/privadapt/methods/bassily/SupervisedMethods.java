@@ -1061,7 +1061,7 @@ public final class SupervisedMethods {
 
         @Override
         public Set<String> parameters() {
-            return MethodParameters.union(SupervisedProtocol.PARAMETERS, MethodParameters.DP_SGD, Set.of("radius", "iterations",
+            return MethodParameters.union(SupervisedProtocol.PARAMETERS, org.privadapt.methods.core.PrivateLearners.ALL, Set.of("radius", "iterations",
                     PublicSubspace.PARAMETER, PublicSubspace.RESCALE));
         }
 
@@ -1131,18 +1131,24 @@ public final class SupervisedMethods {
         }
 
         /**
-         * Classes: DP-SGD (Poisson sampling, per-example clipping, Gaussian noise; the project's trainer and accountant,
-         * {@link org.privadapt.methods.core.PrivateTraining}) of the configured classifier on the target's training rows.
+         * Classes: the private learner ({@link org.privadapt.methods.core.PrivateLearners}; by default the rule, which
+         * under replace-one, where n is public, is DP-SGD above epsilon 4, the paper's epsilon 10 included) of the
+         * configured classifier on the target's training rows.
          */
         private AdaptationOutcome classification(AdaptationTask task, SupervisedProtocol p, MethodConfig config, PrivacySession target)
                 throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
-            Disclosures.requireForDpSgdModel(task.target(), target, "dp-target-only's DP-SGD model");
             org.privadapt.data.ClassLabels y = (org.privadapt.data.ClassLabels) p.yTrain();
-            org.privadapt.methods.core.PrivateTraining.Plan plan = org.privadapt.methods.core.PrivateTraining.plan(config, p.n(),
-                    target.target().epsilon(), target.target().delta(), target.relation());
-            target.charge("dp-target-only model", "DP-SGD (Poisson sampling, per-example clipping, Gaussian noise)", plan.event(),
-                    plan.describe());
-            Classifier model = org.privadapt.methods.core.PrivateTraining.train(plan, p.xTrain(), y.codes(), y.names(), target.noise());
+            int d = p.xTrain().cols();
+            double eps = target.target().epsilon();
+            org.privadapt.methods.core.PrivateLearners.Kind kind = org.privadapt.methods.core.PrivateLearners.kind(config, d,
+                    y.numClasses(), eps, org.privadapt.methods.core.PrivateLearners.sizePublic(task.target(), target));
+            org.privadapt.methods.core.PrivateLearners.requireDisclosures(kind, task.target(), target,
+                    "dp-target-only's " + kind.label() + " model");
+            org.privadapt.methods.core.PrivateLearners.Plan plan = org.privadapt.methods.core.PrivateLearners.plan(
+                    org.privadapt.methods.core.PrivateLearners.resolved(config, kind), p.n(), d, y.numClasses(), eps,
+                    target.target().delta(), target.relation(), null, 1);
+            target.charge("dp-target-only model (" + kind.label() + ")", kind.label(), plan.event(), plan.describe());
+            Classifier model = org.privadapt.methods.core.PrivateLearners.train(plan, p.xTrain(), y.codes(), y.names(), target.noise());
             return classificationOutcome(name(), p, model, Map.of("source", PrivacyCost.NONE, "target", target.spent()),
                     new LinkedHashMap<>(plan.describe()));
         }
