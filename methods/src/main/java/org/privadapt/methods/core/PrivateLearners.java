@@ -319,7 +319,14 @@ public final class PrivateLearners {
 
             @Override
             public double delta(DpEvent event, double epsilon) {
-                throw new UnsupportedOperationException("calibration only");
+                DpEvent simplified = org.privadapt.privacy.accounting.EventSimplifier.simplify(event);
+                double best = 1.0;
+                for (PrivacyAccountant a : Accountants.all(relation)) {
+                    if (a.unsupported(simplified).isEmpty()) {
+                        best = Math.min(best, a.delta(simplified, epsilon));
+                    }
+                }
+                return best;
             }
         };
     }
