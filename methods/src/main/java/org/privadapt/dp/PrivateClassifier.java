@@ -18,11 +18,12 @@ import org.privadapt.privacy.ledger.BudgetLedger;
 import org.privadapt.privacy.noise.NoiseSource;
 
 /**
- * A classifier trained with DP-SGD for a target (epsilon, delta), in the manner of Opacus's
- * {@code PrivacyEngine.make_private_with_epsilon}: say how much privacy you may spend and how to train; the noise
- * multiplier is calibrated so that the whole run (Poisson sampling at rate batch/n, every step) stays within it, the
- * cost is charged to the party's ledger (if any) <b>before</b> any noise is drawn, and {@link #spentEpsilon()} says
- * what was spent, certified by the accountant.
+ * A classifier trained privately for a target (epsilon, delta), in the manner of Opacus's
+ * {@code PrivacyEngine.make_private_with_epsilon}: say how much privacy you may spend and how to train; the noise is
+ * calibrated so that the whole fit stays within it, the cost is charged to the party's ledger (if any) <b>before</b>
+ * any noise is drawn, and {@link #spentEpsilon()} says what was spent, certified by the accountant. The learner is
+ * DP-SGD unless {@link Builder#learner(String)} picks another (docs/privacy/private-learners.md); what follows about
+ * n and batches concerns the gradient learners (dp-sgd, dp-gd).
  *
  * <pre>{@code
  * PrivateClassifier clf = PrivateClassifier.builder()
@@ -64,10 +65,14 @@ public final class PrivateClassifier {
      */
     public PrivateClassifier fit(double[][] x, int[] y) throws BudgetExceededException, BudgetLedger.LedgerException {
         int kGuess = Math.max(b.classes, java.util.Arrays.stream(y).max().orElse(0) + 1);
-        PrivateLearners.Kind kind = "auto".equals(b.learner)
-                ? PrivateLearners.choose(x == null || x.length == 0 ? 0 : x[0].length, kGuess, b.epsilon,
-                        b.sizePublic || b.relation == NeighbouringRelation.REPLACE_ONE)
-                : PrivateLearners.Kind.parse(b.learner);
+        // auto with hidden layers is DP-SGD (a network was asked for), as PrivateLearners.kind resolves --classifier dnn
+        PrivateLearners.Kind kind = PrivateLearners.kind(new MethodConfig(b.hidden.length == 0 ? "lr" : "dnn", 0.0, 1L,
+                Map.of("learner", b.learner)), x == null || x.length == 0 ? 0 : x[0].length, kGuess, b.epsilon,
+                b.sizePublic || b.relation == NeighbouringRelation.REPLACE_ONE);
+        if (b.hidden.length > 0 && !kind.gradientBased()) {
+            throw new IllegalArgumentException("hidden layers are trained by dp-sgd or dp-gd only; learner " + kind.label()
+                    + " gives a linear model");
+        }
         if (kind.revealsSize() && !b.sizePublic && b.relation == NeighbouringRelation.ADD_OR_REMOVE_ONE) {
             throw new IllegalStateException("DP-SGD's sampling rate batch/n reveals n: declare the number of records public "
                     + "(builder().sizeIsPublic()) or use replace-one neighbours (builder().replaceOne())");
@@ -133,7 +138,7 @@ public final class PrivateClassifier {
         return spent.isPrivate();
     }
 
-    /** The calibrated noise multiplier (noise std / clip). */
+    /** The calibrated noise multiplier (noise std over the release's sensitivity: the clip norm for DP-SGD). */
     public double noiseMultiplier() {
         requireFitted();
         return plan.noiseMultiplier();
@@ -202,8 +207,8 @@ public final class PrivateClassifier {
 
         /**
          * The learner (docs/privacy/private-learners.md): dp-sgd (default), dp-gd, ncm, lda, output-perturbation, or
-         * auto (the rule on d, K, epsilon). ncm, lda and output-perturbation do not reveal n, so they need no
-         * {@link #sizeIsPublic()}.
+         * auto (the rule on epsilon and whether n is public; with hidden layers, dp-sgd). ncm, lda and
+         * output-perturbation do not reveal n, so they need no {@link #sizeIsPublic()}, and give linear models.
          */
         public Builder learner(String name) {
             if (!"auto".equals(name)) {

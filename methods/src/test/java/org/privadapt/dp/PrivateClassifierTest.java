@@ -84,5 +84,13 @@ class PrivateClassifierTest {
                 .build().fit(x, y);
         assertThat(autoPublic.learner()).isEqualTo("dp-sgd");
         assertThatThrownBy(() -> PrivateClassifier.builder().learner("svm")).hasMessageContaining("unknown learner");
+        // hidden layers: auto means DP-SGD; a linear learner with hidden layers is refused before anything is charged
+        PrivateClassifier net = PrivateClassifier.builder().learner("auto").hidden(8).epsilon(2).sizeIsPublic().epochs(1).seed(7)
+                .build().fit(x, y);
+        assertThat(net.learner()).isEqualTo("dp-sgd");
+        Path refusedLedger = dir.resolve("refused.json");
+        assertThatThrownBy(() -> PrivateClassifier.builder().learner("ncm").hidden(8).epsilon(2).ledger(refusedLedger, 5).build()
+                .fit(x, y)).hasMessageContaining("hidden layers");
+        assertThat(!java.nio.file.Files.exists(refusedLedger) || BudgetLedger.open(refusedLedger).read().entries().isEmpty()).isTrue();
     }
 }

@@ -65,7 +65,7 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
                 description = "Network of the gradient learners (dp-sgd, dp-gd): lr (multinomial logistic regression) or dnn (default: ${DEFAULT-VALUE}).")
         String classifier;
 
-        @Option(names = "--param", paramLabel = "NAME=VALUE", description = "Learner parameter (learner, row-bound, lambda, epochs, batch, lr, clip, ...; docs/privacy/private-learners.md), repeatable.")
+        @Option(names = "--param", paramLabel = "NAME=VALUE", description = "Learner parameter (learner, learner-row-bound, learner-lambda, lda-shrinkage, epochs, batch, lr, clip, ...; docs/privacy/private-learners.md), repeatable.")
         Map<String, String> params = new LinkedHashMap<>();
 
         @Option(names = "--json", description = "Print a JSON summary on standard output.")

@@ -198,10 +198,9 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             PartyOptions.requireWritable(out, "--out");
             org.privadapt.methods.core.MethodConfig refineConfig = org.privadapt.methods.core.MethodConfig.defaults()
                     .withParam("refine", refine);
-            try {
-                org.privadapt.methods.core.TargetRefinements.mode(refineConfig);
-            } catch (IllegalArgumentException e) {
-                throw new UsageException("--refine: " + e.getMessage());
+            if (!java.util.Set.of("none", "centroids", "self-training").contains(refine)) {
+                throw new UsageException("--refine: '" + refine + "' is not one of none, centroids, self-training (a PRIMA/PRISA "
+                        + "model is not one linear map of the rows, so centre and im do not apply)");
             }
             SourceModel model = SourceModel.fromArtifact(Artifact.read(modelFile, "model"), modelFile.toString());
             if (releaseFile != null) {

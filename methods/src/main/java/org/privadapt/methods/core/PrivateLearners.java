@@ -188,9 +188,7 @@ public final class PrivateLearners {
                             DpEvent prior, int runs) {
         Kind kind = kind(c, d, k, epsilon);
         MethodConfig cfg = withDefaults(c, kind, n, d);
-        if (kind == Kind.LDA) { // refused before anything is charged
-            checkLdaShares(cfg.param("lda-count-share", 0.05), cfg.param("lda-moment-share", 0.5));
-        }
+        checkSettings(kind, cfg); // refused before anything is charged
         if (kind.gradientBased()) {
             PrivateTraining.Plan p = PrivateTraining.plan(cfg, n, epsilon, delta, relation, prior, runs);
             return new Plan(kind, p.event(), p.config().noiseMultiplier(), p, cfg, relation, runs);
@@ -211,6 +209,29 @@ public final class PrivateLearners {
         }
         DpEvent event = runs == 1 ? new GaussianEvent(s) : new SelfComposedEvent(new GaussianEvent(s), runs);
         return new Plan(kind, event, s, null, cfg, relation, runs);
+    }
+
+    /** Every public setting of the learner, checked before anything is charged or drawn. */
+    static void checkSettings(Kind kind, MethodConfig cfg) {
+        if (kind.gradientBased()) {
+            return; // PrivateTraining.plan checks its own
+        }
+        double r = cfg.param("learner-row-bound", Double.NaN);
+        if (!(r > 0) || Double.isInfinite(r)) {
+            throw new IllegalArgumentException("learner-row-bound must be finite and > 0, got " + r);
+        }
+        switch (kind) {
+            case LDA -> {
+                checkLdaShares(cfg.param("lda-count-share", 0.05), cfg.param("lda-moment-share", 0.5));
+                double alpha = cfg.param("lda-shrinkage", 0.5);
+                if (!(alpha >= 0 && alpha <= 1)) {
+                    throw new IllegalArgumentException("lda-shrinkage must be in [0, 1], got " + alpha);
+                }
+            }
+            case OUTPUT_PERTURBATION -> new OutputPerturbation.Config(cfg.param("learner-lambda", Double.NaN), r, 1e-4, 1);
+            default -> {
+            }
+        }
     }
 
     static double checkLdaShares(double countShare, double momentShare) {

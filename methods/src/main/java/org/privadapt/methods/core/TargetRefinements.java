@@ -72,8 +72,8 @@ public final class TargetRefinements {
     }
 
     /**
-     * Refinement from the predictions of a model that is not a single network on the target's rows (PRIMA's
-     * per-subspace models, PATE's student): centroids and self-training start from the predicted classes; IM needs a
+     * Refinement from the predictions of a model that is not a single network on the target's rows (PRIMA's and
+     * PRISA's per-subspace models): centroids and self-training start from the predicted classes; IM needs a
      * linear model and is refused. Returns the refined model, or null for refine=none.
      */
     public static Classifier applyToPredictions(MethodConfig c, int[] predicted, java.util.List<String> classes,

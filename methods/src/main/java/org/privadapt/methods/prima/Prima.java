@@ -157,7 +157,8 @@ public final class Prima {
         int k = y.numClasses();
         int learnerDimension = learnerDimension(cfg, partition);
         double eps = session.target().epsilon() * (1 - 1e-9);
-        PrivateLearners.Kind kind = PrivateLearners.kind(mc, learnerDimension, k, eps, PrivateLearners.sizePublic(source, session));
+        PrivateLearners.Kind kind = PrivateLearners.kind(mc, learnerDimension, k, session.target().epsilon(),
+                PrivateLearners.sizePublic(source, session));
         PrivateLearners.requireDisclosures(kind, source, session, "the source's model (" + kind.label() + ")");
         boolean ovr = cfg.oneVsRest() && k > 2 && kind.gradientBased();
         int groups = cfg.vote() ? partition.size() : 1;

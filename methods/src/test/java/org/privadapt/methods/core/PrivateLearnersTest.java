@@ -293,6 +293,18 @@ class PrivateLearnersTest {
     }
 
     @Test
+    void invalidSettingsAreRefusedAtPlanningBeforeAnyCharge() {
+        String[][] bad = {{"output-perturbation", "learner-lambda", "-1"}, {"output-perturbation", "learner-lambda", "0"},
+            {"lda", "learner-row-bound", "-2"}, {"ncm", "learner-row-bound", "NaN"}, {"lda", "lda-shrinkage", "1.5"},
+            {"output-perturbation", "learner-row-bound", "Infinity"}};
+        for (String[] b : bad) {
+            MethodConfig c = MethodConfig.defaults().withParam("learner", b[0]).withParam(b[1], b[2]);
+            assertThatThrownBy(() -> PrivateLearners.plan(c, 60, 4, 3, 1.0, 1e-5, NeighbouringRelation.ADD_OR_REMOVE_ONE, null, 1))
+                    .as(java.util.Arrays.toString(b)).isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Test
     void ldaRefusesSharesThatDoNotLeaveRoomForTheSums() {
         Object[] tr = separated(20, 3);
         for (String[] shares : new String[][] {{"0.5", "0.5"}, {"0", "0.5"}, {"0.3", "0"}, {"0.6", "0.6"}}) {

@@ -245,26 +245,46 @@ public final class ClassStatistics {
         return Network.fromParameters(new int[] {d, k}, Activation.IDENTITY, List.of(w), List.of(b), classNames);
     }
 
-    /** Rows scaled to L2 norm at most R (row-local; rows inside the ball are unchanged). */
+    /** Scaled rows land this far inside the bound, so that rounding cannot push a norm past it. */
+    private static final double INSIDE = 1 - 1e-12;
+
+    /**
+     * Rows scaled to L2 norm at most R (row-local; rows inside the ball are unchanged, scaled rows land a relative
+     * 1e-12 inside it, and a row with a non-finite norm becomes zero).
+     */
     public static FeatureMatrix clipRows(FeatureMatrix x, double rowBound) {
         double[] sq = x.rowSquaredNorms();
         double[] f = new double[sq.length];
         boolean any = false;
         for (int i = 0; i < sq.length; i++) {
             double norm = Math.sqrt(sq[i]);
-            f[i] = norm > rowBound ? rowBound / norm : 1.0;
+            f[i] = !Double.isFinite(norm) ? 0.0 : norm > rowBound ? INSIDE * rowBound / norm : 1.0;
             any |= f[i] != 1.0;
         }
-        return any ? x.scaleRows(f) : x;
+        return any ? zeroNonFinite(x.scaleRows(f), sq) : x;
     }
 
-    /** Rows scaled to unit L2 norm (zero rows stay zero; row-local). */
+    /** Rows whose squared norm was not finite set to exactly zero (scaling by 0 leaves a NaN a NaN). */
+    private static FeatureMatrix zeroNonFinite(FeatureMatrix scaled, double[] sq) {
+        DenseMatrix dense = null;
+        for (int i = 0; i < sq.length; i++) {
+            if (!Double.isFinite(sq[i])) {
+                if (dense == null) {
+                    dense = scaled.toDense().copy();
+                }
+                dense.setRow(i, new double[dense.cols()]);
+            }
+        }
+        return dense == null ? scaled : dense;
+    }
+
+    /** Rows scaled to unit L2 norm, a relative 1e-12 inside it (zero rows and rows with a non-finite norm become zero). */
     public static FeatureMatrix normaliseRows(FeatureMatrix x) {
         double[] sq = x.rowSquaredNorms();
         double[] f = new double[sq.length];
         for (int i = 0; i < sq.length; i++) {
-            f[i] = sq[i] > 0 ? 1.0 / Math.sqrt(sq[i]) : 0.0;
+            f[i] = sq[i] > 0 && Double.isFinite(sq[i]) ? INSIDE / Math.sqrt(sq[i]) : 0.0;
         }
-        return x.scaleRows(f);
+        return zeroNonFinite(x.scaleRows(f), sq);
     }
 }

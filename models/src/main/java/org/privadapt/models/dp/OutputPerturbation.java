@@ -117,8 +117,9 @@ public final class OutputPerturbation {
             gnorm = Math.sqrt(s);
         }
         if (!(gnorm <= cfg.gradientTolerance())) {
-            throw new IllegalStateException("output perturbation: the solver reached a gradient norm of " + gnorm
-                    + ", above the tolerance " + cfg.gradientTolerance() + " the sensitivity assumes; nothing was released "
+            // the message carries no data-dependent number: only the event itself (one bit) is disclosed
+            throw new IllegalStateException("output perturbation: the solver did not reach the gradient tolerance "
+                    + cfg.gradientTolerance() + " the sensitivity assumes within its iteration cap; nothing was released "
                     + "(raise the iteration cap or lambda)");
         }
         DenseMatrix w = new DenseMatrix(d, k, Arrays.copyOf(theta, d * k));
