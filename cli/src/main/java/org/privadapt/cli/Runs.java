@@ -408,7 +408,7 @@ public final class Runs {
                 sb.append("(eps=" + formatNumber(((Number) s.epsilon()).doubleValue()) + ", delta=" + formatNumber(s.delta())
                         + ") nominal, NOT PRIVATE: seeded noise");
             } else if (((Number) s.epsilon()).doubleValue() == 0) {
-                sb.append("nothing read");
+                sb.append("nothing released"); // its rows are not read, or read only by itself (refine)
             } else {
                 sb.append("(eps=" + formatNumber(((Number) s.epsilon()).doubleValue()) + ", delta=" + formatNumber(s.delta()) + ")");
             }

@@ -112,7 +112,7 @@ class RunCommandTest {
         CliHarness.Result ok = CliHarness.run("run", "--method", "source-only", "--source", st[0].toString(), "--target",
                 st[1].toString(), "--preprocess", "none");
         assertThat(ok.code()).as(ok.err()).isZero();
-        assertThat(ok.out()).contains("accuracy:").contains("source-only").contains("target nothing read");
+        assertThat(ok.out()).contains("accuracy:").contains("source-only").contains("target nothing released");
     }
 
     /** Runs a failing command with report outputs requested, and checks the one-line error and that nothing was written. */
