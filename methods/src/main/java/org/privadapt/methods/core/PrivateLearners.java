@@ -3,7 +3,6 @@ package org.privadapt.methods.core;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import org.privadapt.data.Dataset;
 import org.privadapt.math.FeatureMatrix;
@@ -13,7 +12,6 @@ import org.privadapt.models.dp.SessionRandomness;
 import org.privadapt.models.nn.Network;
 import org.privadapt.privacy.NeighbouringRelation;
 import org.privadapt.privacy.PrivacySession;
-import org.privadapt.privacy.accounting.Accountants;
 import org.privadapt.privacy.accounting.NoiseCalibration;
 import org.privadapt.privacy.accounting.PrivacyAccountant;
 import org.privadapt.privacy.events.ComposedEvent;
@@ -201,7 +199,7 @@ public final class PrivateLearners {
         if (prior == null && runs == 1) {
             s = GaussianCalibration.analyticSigma(eps, delta, 1.0);
         } else {
-            PrivacyAccountant certified = certifyingAccountant(relation);
+            PrivacyAccountant certified = new org.privadapt.privacy.accounting.CertifyingAccountant(relation);
             s = NoiseCalibration.smallest(x -> {
                 DpEvent runsEvent = runs == 1 ? new GaussianEvent(x) : new SelfComposedEvent(new GaussianEvent(x), runs);
                 return prior == null ? runsEvent : ComposedEvent.of(prior, runsEvent);
@@ -312,43 +310,5 @@ public final class PrivateLearners {
             }
             default -> throw new IllegalStateException(p.kind().toString());
         }
-    }
-
-    /** The session's certificate (the best of the available accountants) as an accountant, for calibration. */
-    static PrivacyAccountant certifyingAccountant(NeighbouringRelation relation) {
-        return new PrivacyAccountant() {
-            @Override
-            public String name() {
-                return "certified";
-            }
-
-            @Override
-            public NeighbouringRelation relation() {
-                return relation;
-            }
-
-            @Override
-            public Optional<String> unsupported(DpEvent event) {
-                return Optional.empty();
-            }
-
-            @Override
-            public double epsilon(DpEvent event, double delta) {
-                Accountants.Certified c = Accountants.certify(relation, event, delta);
-                return c == null ? Double.POSITIVE_INFINITY : c.epsilon();
-            }
-
-            @Override
-            public double delta(DpEvent event, double epsilon) {
-                DpEvent simplified = org.privadapt.privacy.accounting.EventSimplifier.simplify(event);
-                double best = 1.0;
-                for (PrivacyAccountant a : Accountants.all(relation)) {
-                    if (a.unsupported(simplified).isEmpty()) {
-                        best = Math.min(best, a.delta(simplified, epsilon));
-                    }
-                }
-                return best;
-            }
-        };
     }
 }

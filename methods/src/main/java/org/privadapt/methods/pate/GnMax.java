@@ -4,12 +4,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.privadapt.privacy.NeighbouringRelation;
 import org.privadapt.privacy.PrivacySession;
 import org.privadapt.privacy.accounting.Accountants;
 import org.privadapt.privacy.accounting.NoiseCalibration;
-import org.privadapt.privacy.accounting.PrivacyAccountant;
 import org.privadapt.privacy.events.ComposedEvent;
 import org.privadapt.privacy.events.DpEvent;
 import org.privadapt.privacy.events.GaussianEvent;
@@ -110,7 +108,7 @@ public final class GnMax {
             all.add(q);
             return new ComposedEvent(all);
         };
-        double s = NoiseCalibration.smallest(family, new Certifying(rel), eps, delta,
+        double s = NoiseCalibration.smallest(family, new org.privadapt.privacy.accounting.CertifyingAccountant(rel), eps, delta,
                 queries + " GNMax queries");
         // the mechanism's event carries the grid's (negligible) addition to the sensitivity, so its multiplier is
         // at least s: the charged event is no more expensive than the calibrated one
@@ -169,40 +167,5 @@ public final class GnMax {
             }
         }
         return best;
-    }
-
-    /**
-     * The certificate a {@link PrivacySession} charges with ({@link Accountants#certify}: the best of the available
-     * accountants, exact for Gaussian compositions) as a {@link PrivacyAccountant}, so that calibration and charge
-     * agree.
-     */
-    record Certifying(NeighbouringRelation relation) implements PrivacyAccountant {
-        @Override
-        public String name() {
-            return "certify";
-        }
-
-        @Override
-        public Optional<String> unsupported(DpEvent event) {
-            return Accountants.certify(relation, event, 1e-5) == null
-                    ? Optional.of("no available accountant supports " + event.describe()) : Optional.empty();
-        }
-
-        @Override
-        public double epsilon(DpEvent event, double delta) {
-            Accountants.Certified c = Accountants.certify(relation, event, delta);
-            return c == null ? Double.POSITIVE_INFINITY : c.epsilon();
-        }
-
-        @Override
-        public double delta(DpEvent event, double epsilon) {
-            double best = 1.0;
-            for (PrivacyAccountant a : Accountants.all(relation)) {
-                if (a.unsupported(event).isEmpty()) {
-                    best = Math.min(best, a.delta(event, epsilon));
-                }
-            }
-            return best;
-        }
     }
 }
