@@ -2,6 +2,9 @@ package org.privadapt.models.dp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.privadapt.models.dp.NeighbourRows.replaced;
+import static org.privadapt.models.dp.NeighbourRows.with;
+import static org.privadapt.models.dp.NeighbourRows.without;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -12,6 +15,8 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.privadapt.math.DenseMatrix;
 import org.privadapt.math.FeatureMatrix;
+import org.privadapt.models.dp.NeighbourRows.Data;
+import org.privadapt.models.dp.NeighbourRows.Pair;
 import org.privadapt.privacy.NeighbouringRelation;
 
 /**
@@ -28,15 +33,6 @@ class ClassStatisticsNeighboursTest {
     static final int K = 4;  // class 3 is declared but held by no row of the base dataset
     static final int D = 4;
     static final double SLACK = 1 + 1e-9;
-
-    record Data(double[][] x, int[] y) {
-        DenseMatrix matrix() {
-            return DenseMatrix.fromRows(x);
-        }
-    }
-
-    record Pair(String name, Data d, Data dPrime) {
-    }
 
     /** 24 rows in R^4 of classes 0..2, norms up to 1.5 R (a third or so beyond R, clipped). */
     static Data base() {
@@ -69,38 +65,6 @@ class ClassStatisticsNeighboursTest {
         double[] a = new double[D];
         a[j] = v;
         return a;
-    }
-
-    static Data without(Data b, int i) {
-        double[][] x = new double[b.x().length - 1][];
-        int[] y = new int[x.length];
-        for (int a = 0, t = 0; a < b.x().length; a++) {
-            if (a != i) {
-                x[t] = b.x()[a].clone();
-                y[t++] = b.y()[a];
-            }
-        }
-        return new Data(x, y);
-    }
-
-    static Data with(Data b, double[] row, int label) {
-        int n = b.x().length;
-        double[][] x = Arrays.copyOf(b.x(), n + 1);
-        int[] y = Arrays.copyOf(b.y(), n + 1);
-        x[n] = row.clone();
-        y[n] = label;
-        return new Data(x, y);
-    }
-
-    static Data replaced(Data b, int i, double[] row, int label) {
-        double[][] x = new double[b.x().length][];
-        for (int a = 0; a < x.length; a++) {
-            x[a] = b.x()[a].clone();
-        }
-        int[] y = b.y().clone();
-        x[i] = row.clone();
-        y[i] = label;
-        return new Data(x, y);
     }
 
     static List<Pair> addRemove() {

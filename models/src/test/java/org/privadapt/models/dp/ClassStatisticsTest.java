@@ -98,44 +98,6 @@ class ClassStatisticsTest {
 
     // ---------------------------------------------------------------------------------------------- the release
 
-    /** Records every call (length, sigma) and adds seeded noise. */
-    static final class Recording implements NoiseAndSampling {
-        final SeededRandomness inner;
-        final List<double[]> calls = new ArrayList<>(); // {length, sigma}
-        final List<double[]> added = new ArrayList<>();
-
-        Recording(long seed) {
-            inner = new SeededRandomness(seed);
-        }
-
-        @Override
-        public boolean bernoulli(double p) {
-            throw new AssertionError("the class statistics release samples nothing");
-        }
-
-        @Override
-        public void addGaussian(double[] v, double sigma) {
-            calls.add(new double[] {v.length, sigma});
-            double[] before = v.clone();
-            inner.addGaussian(v, sigma);
-            double[] a = new double[v.length];
-            for (int i = 0; i < v.length; i++) {
-                a[i] = v[i] - before[i];
-            }
-            added.add(a);
-        }
-
-        @Override
-        public boolean isPrivate() {
-            return false;
-        }
-
-        @Override
-        public String description() {
-            return "recording";
-        }
-    }
-
     /** 30 rows in R^4 with three classes, clipped to R = 2. */
     static ClassStatistics medium(boolean withMoment) {
         SplittableRandom r = new SplittableRandom(3);
@@ -158,7 +120,7 @@ class ClassStatisticsTest {
         double sSum = 2.0;
         double sMoment = 3.0; // stds 0.5, 4, 12 (off-diagonal moment entries 12 / sqrt 2)
         // the calls: one per block, with the declared sigma and the block's length (the moment's upper triangle)
-        Recording rec = new Recording(1);
+        RecordingNoise rec = new RecordingNoise(1);
         exact.withNoise(sCount, sSum, sMoment, delta, rec);
         assertThat(rec.calls).hasSize(3);
         assertThat(rec.calls.get(0)).containsExactly(3, 0.5);
@@ -210,7 +172,7 @@ class ClassStatisticsTest {
         // replay: counts + noise 0, sums (column-major K x d) + noise 1, and the moment's upper triangle, column by
         // column from the diagonal, with the off-diagonal entries scaled by sqrt 2 before the noise and back after
         ClassStatistics exact = medium(true);
-        Recording rec = new Recording(8);
+        RecordingNoise rec = new RecordingNoise(8);
         ClassStatistics noisy = exact.withNoise(0.7, 1.1, 1.9, ClassStatistics.sensitivities(NeighbouringRelation.REPLACE_ONE, 2.0), rec);
         double[] c = noisy.counts();
         for (int i = 0; i < 3; i++) {
@@ -241,7 +203,7 @@ class ClassStatisticsTest {
 
     @Test
     void replaceOneScalesTheNoiseByItsSensitivities() {
-        Recording rec = new Recording(2);
+        RecordingNoise rec = new RecordingNoise(2);
         medium(true).withNoise(1.0, 1.0, 1.0, ClassStatistics.sensitivities(NeighbouringRelation.REPLACE_ONE, 2.0), rec);
         assertThat(rec.calls.get(0)[1]).isCloseTo(Math.sqrt(2), within(1e-15));
         assertThat(rec.calls.get(1)[1]).isCloseTo(4.0, within(1e-15));
@@ -252,7 +214,7 @@ class ClassStatisticsTest {
     void withheldBlocksAreNotNoisedAndNotReleased() {
         ClassStatistics exact = medium(true);
         ClassStatistics.Sensitivities delta = ClassStatistics.sensitivities(NeighbouringRelation.ADD_OR_REMOVE_ONE, 2.0);
-        Recording rec = new Recording(3);
+        RecordingNoise rec = new RecordingNoise(3);
         ClassStatistics onlySums = exact.withNoise(Double.POSITIVE_INFINITY, 1.0, Double.POSITIVE_INFINITY, delta, rec);
         assertThat(rec.calls).hasSize(1);
         assertThat(rec.calls.get(0)).containsExactly(12, 2.0);
@@ -264,7 +226,7 @@ class ClassStatisticsTest {
         assertThat(onlySums.classes()).isEqualTo(3);
         assertThat(onlySums.dimension()).isEqualTo(4);
         // statistics without a moment release none, whatever its multiplier
-        Recording rec2 = new Recording(3);
+        RecordingNoise rec2 = new RecordingNoise(3);
         ClassStatistics noMoment = medium(false).withNoise(1.0, 1.0, 1.0, delta, rec2);
         assertThat(noMoment.moment()).isNull();
         assertThat(rec2.calls).hasSize(2);
@@ -273,7 +235,7 @@ class ClassStatisticsTest {
         }
         // the sums are always released
         for (double bad : new double[] {Double.POSITIVE_INFINITY, 0, -1, Double.NaN}) {
-            assertThatThrownBy(() -> exact.withNoise(1, bad, 1, delta, new Recording(4))).as("sSum = %s", bad)
+            assertThatThrownBy(() -> exact.withNoise(1, bad, 1, delta, new RecordingNoise(4))).as("sSum = %s", bad)
                     .isInstanceOf(IllegalArgumentException.class);
         }
     }

@@ -164,49 +164,6 @@ class OutputPerturbationTest {
         }
     }
 
-    /** Counts the calls; with {@code forbid}, any call fails the test. */
-    static final class Counting implements NoiseAndSampling {
-        final SeededRandomness inner;
-        final boolean forbid;
-        final List<double[]> calls = new ArrayList<>(); // {length, sigma}
-        final List<double[]> added = new ArrayList<>();
-
-        Counting(long seed, boolean forbid) {
-            this.inner = new SeededRandomness(seed);
-            this.forbid = forbid;
-        }
-
-        @Override
-        public boolean bernoulli(double p) {
-            throw new AssertionError("output perturbation samples nothing");
-        }
-
-        @Override
-        public void addGaussian(double[] v, double sigma) {
-            if (forbid) {
-                throw new AssertionError("noise drawn");
-            }
-            calls.add(new double[] {v.length, sigma});
-            double[] before = v.clone();
-            inner.addGaussian(v, sigma);
-            double[] a = new double[v.length];
-            for (int i = 0; i < v.length; i++) {
-                a[i] = v[i] - before[i];
-            }
-            added.add(a);
-        }
-
-        @Override
-        public boolean isPrivate() {
-            return false;
-        }
-
-        @Override
-        public String description() {
-            return "counting";
-        }
-    }
-
     @Test
     void theReleaseIsTheMinimiserPlusNoiseOfTheDeclaredScaleOnEveryParameter() {
         Object[] dt = data(40, 3, 3, 2.0, 8);
@@ -215,7 +172,7 @@ class OutputPerturbationTest {
         OutputPerturbation.Config c = new OutputPerturbation.Config(0.5, 1.5, 1e-6, 2000);
         Network exact = OutputPerturbation.minimiser(x, y, ABC, c);
         for (NeighbouringRelation rel : NeighbouringRelation.values()) {
-            Counting noise = new Counting(9, false);
+            RecordingNoise noise = new RecordingNoise(9, false);
             Network released = OutputPerturbation.fit(x, y, ABC, c, 1.3, rel, noise);
             double sigma = 1.3 * c.sensitivity(rel);
             assertThat(noise.calls).hasSize(2);
@@ -254,7 +211,7 @@ class OutputPerturbationTest {
         DenseMatrix x = (DenseMatrix) dt[0];
         int[] y = (int[]) dt[1];
         OutputPerturbation.Config tight = new OutputPerturbation.Config(0.01, 3.0, 1e-9, 1);
-        Counting noise = new Counting(1, true);
+        RecordingNoise noise = new RecordingNoise(1, true);
         assertThatThrownBy(() -> OutputPerturbation.fit(x, y, ABC, tight, 1.0, NeighbouringRelation.REPLACE_ONE, noise))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("nothing was released")
                 .hasMessageContaining("did not reach the gradient tolerance")
@@ -263,7 +220,7 @@ class OutputPerturbationTest {
         assertThatThrownBy(() -> OutputPerturbation.minimiser(x, y, ABC, tight)).isInstanceOf(IllegalStateException.class);
         // the same problem with a sufficient cap is fitted (so it is the cap that was refused)
         OutputPerturbation.Config enough = new OutputPerturbation.Config(0.01, 3.0, 1e-6, 5000);
-        Counting ok = new Counting(1, false);
+        RecordingNoise ok = new RecordingNoise(1, false);
         OutputPerturbation.fit(x, y, ABC, enough, 1.0, NeighbouringRelation.REPLACE_ONE, ok);
         assertThat(ok.calls).hasSize(2);
     }
