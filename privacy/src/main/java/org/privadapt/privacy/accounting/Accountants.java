@@ -60,6 +60,27 @@ public final class Accountants {
         return c;
     }
 
+    /**
+     * The sum of the deltas of the bare (eps, delta) guarantees ({@code ApproximateDpEvent}) in an event, counted with
+     * their multiplicity: a composition of them certifies nothing at a smaller delta.
+     */
+    public static double bareDelta(DpEvent event) {
+        if (event instanceof org.privadapt.privacy.events.ApproximateDpEvent a) {
+            return a.delta();
+        }
+        if (event instanceof org.privadapt.privacy.events.SelfComposedEvent s) {
+            return s.count() * bareDelta(s.event());
+        }
+        if (event instanceof org.privadapt.privacy.events.ComposedEvent c) {
+            double t = 0;
+            for (DpEvent e : c.events()) {
+                t += bareDelta(e);
+            }
+            return t;
+        }
+        return 0;
+    }
+
     private record CertifyKey(NeighbouringRelation relation, DpEvent event, double delta) {
     }
 
@@ -74,6 +95,10 @@ public final class Accountants {
         if (event instanceof org.privadapt.privacy.events.GaussianEvent g) {
             // a single Gaussian mechanism (any composition of Gaussians reduces to one): its exact privacy profile
             return new Certified(GaussianProfile.epsilon(g.noiseMultiplier(), delta), "analytic-gaussian");
+        }
+        if (event instanceof org.privadapt.privacy.events.ApproximateDpEvent a && delta >= a.delta()) {
+            // one (eps, delta) guarantee asked at a delta it covers: its own epsilon, exactly
+            return new Certified(a.epsilon(), "approximate-dp");
         }
         Certified best = null;
         for (PrivacyAccountant a : all(relation)) {
@@ -90,6 +115,49 @@ public final class Accountants {
                 best = new Certified(eps, a.name());
             }
         }
+        if (best == null) {
+            best = basicComposition(relation, event, delta);
+        }
         return best;
+    }
+
+    /**
+     * When no accountant analyses the whole event because it mixes bare (eps, delta) guarantees with a release only
+     * some accountant handles (e.g. DP-SGD under replace-one, which the PLD accountant refuses, with objective
+     * perturbation, which the RDP accountant refuses): basic composition, which holds for any (eps, delta)
+     * guarantees. The bare parts add their eps and deltas; the rest is certified at the delta they leave.
+     */
+    private static Certified basicComposition(NeighbouringRelation relation, DpEvent event, double delta) {
+        double bareDelta = bareDelta(event);
+        if (bareDelta <= 0 || !(bareDelta < delta)) {
+            return null;
+        }
+        double[] bareEps = {0};
+        List<DpEvent> rest = new ArrayList<>();
+        split(event, 1, bareEps, rest);
+        if (rest.isEmpty()) {
+            return null; // only bare guarantees: the PLD accountant analyses those
+        }
+        DpEvent restEvent = rest.size() == 1 ? rest.get(0) : new org.privadapt.privacy.events.ComposedEvent(rest);
+        Certified r = certify(relation, restEvent, delta - bareDelta);
+        return r == null ? null : new Certified(r.epsilon() + bareEps[0], "basic-composition(" + r.accountant() + ", approximate-dp)");
+    }
+
+    private static void split(DpEvent e, long times, double[] bareEps, List<DpEvent> rest) {
+        if (e instanceof org.privadapt.privacy.events.ApproximateDpEvent a) {
+            bareEps[0] += times * a.epsilon();
+        } else if (e instanceof org.privadapt.privacy.events.SelfComposedEvent s) {
+            if (bareDelta(s.event()) > 0) {
+                split(s.event(), Math.multiplyExact(times, s.count()), bareEps, rest);
+            } else {
+                rest.add(times == 1 ? s : new org.privadapt.privacy.events.SelfComposedEvent(s, times));
+            }
+        } else if (e instanceof org.privadapt.privacy.events.ComposedEvent c) {
+            for (DpEvent x : c.events()) {
+                split(x, times, bareEps, rest);
+            }
+        } else {
+            rest.add(times == 1 ? e : new org.privadapt.privacy.events.SelfComposedEvent(e, times));
+        }
     }
 }

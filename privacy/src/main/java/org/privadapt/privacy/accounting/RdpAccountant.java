@@ -137,6 +137,10 @@ public final class RdpAccountant implements PrivacyAccountant {
                 || event instanceof NonPrivateEvent) {
             return Optional.empty();
         }
+        if (event instanceof org.privadapt.privacy.events.ApproximateDpEvent) {
+            return Optional.of("the RDP accountant cannot express a bare (eps, delta) guarantee " + event.describe()
+                    + " (use the PLD accountant)");
+        }
         return Optional.of("unknown event " + event.describe());
     }
 

@@ -11,7 +11,7 @@ import java.util.List;
  * The JSON form of events, used in ledgers and release artifacts. Types: {@code gaussian} and {@code laplace}
  * ({@code noise_multiplier}), {@code poisson_sampled} ({@code q}, {@code event}), {@code poisson_sampled_rows} ({@code q}, {@code event}), {@code self_composed}
  * ({@code count}, {@code event}), {@code composed} ({@code events}), {@code noop}, {@code non_private}
- * ({@code reason}). Reading rejects unknown types and missing fields.
+ * ({@code reason}), {@code approximate_dp} ({@code epsilon}, {@code delta}). Reading rejects unknown types and missing fields.
  */
 public final class EventJson {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
@@ -44,6 +44,8 @@ public final class EventJson {
             n.put("type", "noop");
         } else if (e instanceof NonPrivateEvent np) {
             n.put("type", "non_private").put("reason", np.reason());
+        } else if (e instanceof ApproximateDpEvent a) {
+            n.put("type", "approximate_dp").put("epsilon", a.epsilon()).put("delta", a.delta());
         } else {
             throw new IllegalStateException("unknown event " + e);
         }
@@ -84,6 +86,8 @@ public final class EventJson {
                 return new NoOpEvent();
             case "non_private":
                 return new NonPrivateEvent(n.path("reason").asText(""));
+            case "approximate_dp":
+                return new ApproximateDpEvent(number(n, "epsilon"), number(n, "delta"));
             default:
                 throw new IllegalArgumentException("unknown event type '" + type + "'");
         }

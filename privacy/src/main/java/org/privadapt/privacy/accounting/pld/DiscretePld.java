@@ -63,6 +63,26 @@ final class DiscretePld {
         return new DiscretePld(h, 0, new double[] {1.0}, 0.0, 0.0);
     }
 
+    /**
+     * The PLD of the dominating pair of an (eps, delta)-DP mechanism: loss +infinity with probability delta, +eps with
+     * {@code (1 - delta) e^eps / (1 + e^eps)} and -eps with {@code (1 - delta) / (1 + e^eps)}, the two finite losses
+     * rounded up to the grid (pessimistic).
+     */
+    static DiscretePld approximateDp(double h, double eps, double delta) {
+        long hi = (long) Math.ceil(eps / h);
+        long lo = (long) Math.ceil(-eps / h);
+        if (hi - lo + 1 > MAX_SUPPORT) {
+            throw new IllegalArgumentException("an (eps, delta) pair with eps " + eps + " spans more than " + MAX_SUPPORT
+                    + " grid points of width " + h);
+        }
+        double up = (1 - delta) / (1 + Math.exp(-eps));
+        double down = (1 - delta) / (1 + Math.exp(eps));
+        double[] probs = new double[(int) (hi - lo + 1)];
+        probs[0] += down;
+        probs[probs.length - 1] += up;
+        return new DiscretePld(h, lo, probs, delta, 0.0);
+    }
+
     /** The PLD of a pair with no guarantee: loss +infinity with probability one (delta(eps) = 1). */
     static DiscretePld nonPrivate(double h) {
         return new DiscretePld(h, 0, new double[] {0.0}, 1.0, 0.0);

@@ -4,6 +4,7 @@ import java.util.Objects;
 import java.util.Optional;
 import org.privadapt.privacy.NeighbouringRelation;
 import org.privadapt.privacy.accounting.PrivacyAccountant;
+import org.privadapt.privacy.events.ApproximateDpEvent;
 import org.privadapt.privacy.events.ComposedEvent;
 import org.privadapt.privacy.events.DpEvent;
 import org.privadapt.privacy.events.GaussianEvent;
@@ -26,6 +27,8 @@ import org.privadapt.privacy.events.SelfComposedEvent;
  * <ul>
  *   <li>{@code Gaussian(s)}: N(0, s^2) vs N(1, s^2), loss {@code ~ N(1/(2s^2), 1/s^2)};</li>
  *   <li>{@code Laplace(b)}: Lap(0, b) vs Lap(1, b), loss in {@code [-1/b, 1/b]} with atoms at both ends;</li>
+ *   <li>{@code ApproximateDP(eps, delta)}: the four-outcome pair of {@link ApproximateDpEvent}, loss +infinity with
+ *       probability delta, +eps and -eps otherwise (both rounded up to the grid);</li>
  *   <li>{@code PoissonSampled(q, M)}, add/remove only: "remove" P = (1 - q) M_0 + q M_1 vs Q = M_0, and "add"
  *       P = M_0 vs Q = (1 - q) M_0 + q M_1 (M_0, M_1 the noise centred at 0 and 1). The two are not mirror images,
  *       so both are composed through the whole event and the larger delta is reported (the supremum over
@@ -110,7 +113,7 @@ public final class PldAccountant implements PrivacyAccountant {
     public Optional<String> unsupported(DpEvent event) {
         Objects.requireNonNull(event, "event");
         if (event instanceof GaussianEvent || event instanceof LaplaceEvent || event instanceof NoOpEvent
-                || event instanceof NonPrivateEvent) {
+                || event instanceof NonPrivateEvent || event instanceof ApproximateDpEvent) {
             return Optional.empty();
         }
         if (event instanceof PoissonSampledEvent sampled) {
@@ -186,6 +189,9 @@ public final class PldAccountant implements PrivacyAccountant {
         }
         if (event instanceof GaussianEvent gaussian) {
             return plain(AdditiveNoiseLoss.Noise.GAUSSIAN, gaussian.noiseMultiplier());
+        }
+        if (event instanceof ApproximateDpEvent a) {
+            return PldPair.symmetric(DiscretePld.approximateDp(interval, a.epsilon(), a.delta()));
         }
         if (event instanceof LaplaceEvent laplace) {
             return plain(AdditiveNoiseLoss.Noise.LAPLACE, laplace.noiseMultiplier());
