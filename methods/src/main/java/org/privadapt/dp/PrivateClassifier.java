@@ -206,9 +206,10 @@ public final class PrivateClassifier {
         }
 
         /**
-         * The learner (docs/privacy/private-learners.md): dp-sgd (default), dp-gd, ncm, lda, output-perturbation, or
-         * auto (the rule on epsilon and whether n is public; with hidden layers, dp-sgd). ncm, lda and
-         * output-perturbation do not reveal n, so they need no {@link #sizeIsPublic()}, and give linear models.
+         * The learner (docs/privacy/private-learners.md): dp-sgd (default), dp-gd, ncm, lda, output-perturbation,
+         * objective-perturbation, or auto (the rule on epsilon and whether n is public; with hidden layers, dp-sgd).
+         * ncm, lda, output- and objective-perturbation do not reveal n, so they need no {@link #sizeIsPublic()}, and give
+         * linear models.
          */
         public Builder learner(String name) {
             if (!"auto".equals(name)) {
@@ -218,13 +219,16 @@ public final class PrivateClassifier {
             return this;
         }
 
-        /** R for lda and output-perturbation (rows longer than R are scaled down to R; default floor(sqrt d)). */
+        /** R for lda, output- and objective-perturbation (rows longer than R are scaled down to R; default floor(sqrt d)). */
         public Builder rowBound(double r) {
             this.rowBound = r;
             return this;
         }
 
-        /** Lambda (absolute L2 regularisation) for output-perturbation (default 10 (R^2 + 1)). */
+        /**
+         * Lambda (absolute L2 regularisation) for output-perturbation (default 10 (R^2 + 1)) and objective-perturbation
+         * (default 25 (R^2 + 1), raised by the calibration when its Jacobian term needs more).
+         */
         public Builder lambda(double l) {
             this.lambda = l;
             return this;

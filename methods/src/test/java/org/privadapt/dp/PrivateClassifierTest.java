@@ -67,7 +67,7 @@ class PrivateClassifierTest {
 
     @Test
     void theClassStatisticsLearnersNeedNoDeclaredSizeAndSpendAtMostTheirEpsilon() throws Exception {
-        for (String learner : new String[] {"ncm", "lda", "output-perturbation"}) {
+        for (String learner : new String[] {"ncm", "lda", "output-perturbation", "objective-perturbation"}) {
             Path ledger = dir.resolve(learner + ".json");
             PrivateClassifier clf = PrivateClassifier.builder().learner(learner).epsilon(4).delta(1e-5).ledger(ledger, 5)
                     .seed(7).build().fit(x, y); // no sizeIsPublic(): these releases do not reveal n

@@ -356,6 +356,12 @@ public final class BenchCommand implements Callable<Integer> {
             sb.append("- ").append(t.party()).append(' ').append(t.domain()).append(": ");
             if (Report.unprotected(t.epsilon())) {
                 sb.append("not private");
+            } else if (!(t.epsilon() instanceof Number)) {
+                sb.append(String.format(Locale.ROOT, "no finite epsilon at delta=%s over %d cell%s", Runs.formatNumber(t.delta()),
+                        t.cells(), t.cells() == 1 ? "" : "s"));
+                if (t.note() != null) {
+                    sb.append(" (").append(t.note()).append(')');
+                }
             } else {
                 sb.append(String.format(Locale.ROOT, "eps=%s, delta=%s over %d cell%s", Runs.formatNumber(((Number) t.epsilon()).doubleValue()), Runs.formatNumber(t.delta()),
                         t.cells(), t.cells() == 1 ? "" : "s"));

@@ -7,6 +7,7 @@ import java.util.Set;
 import org.privadapt.data.Dataset;
 import org.privadapt.math.FeatureMatrix;
 import org.privadapt.models.dp.ClassStatistics;
+import org.privadapt.models.dp.ObjectivePerturbation;
 import org.privadapt.models.dp.OutputPerturbation;
 import org.privadapt.models.dp.SessionRandomness;
 import org.privadapt.models.nn.Network;
@@ -14,11 +15,13 @@ import org.privadapt.privacy.NeighbouringRelation;
 import org.privadapt.privacy.PrivacySession;
 import org.privadapt.privacy.accounting.NoiseCalibration;
 import org.privadapt.privacy.accounting.PrivacyAccountant;
+import org.privadapt.privacy.events.ApproximateDpEvent;
 import org.privadapt.privacy.events.ComposedEvent;
 import org.privadapt.privacy.events.DpEvent;
 import org.privadapt.privacy.events.GaussianEvent;
 import org.privadapt.privacy.events.SelfComposedEvent;
 import org.privadapt.privacy.mechanisms.GaussianCalibration;
+import org.privadapt.privacy.mechanisms.ObjectivePerturbationCalibration;
 import org.privadapt.privacy.noise.NoiseSource;
 
 /**
@@ -33,6 +36,8 @@ import org.privadapt.privacy.noise.NoiseSource;
  *       analysis with shrinkage;</li>
  *   <li>{@code output-perturbation}: L2-regularised multinomial logistic regression solved to a checked gradient
  *       tolerance, Gaussian noise on its parameters;</li>
+ *   <li>{@code objective-perturbation}: the same model with Gaussian noise in the objective's linear term
+ *       ({@link ObjectivePerturbation}); its release is an (epsilon, delta) guarantee ({@link ApproximateDpEvent});</li>
  *   <li>{@code auto} (the default): {@link #choose}, a rule on public quantities only (an unresolved {@code auto}
  *       reaching {@link #plan} is resolved as if n were private).</li>
  * </ul>
@@ -53,7 +58,8 @@ public final class PrivateLearners {
 
     /** The learners. */
     public enum Kind {
-        DP_SGD("dp-sgd"), DP_GD("dp-gd"), NCM("ncm"), LDA("lda"), OUTPUT_PERTURBATION("output-perturbation");
+        DP_SGD("dp-sgd"), DP_GD("dp-gd"), NCM("ncm"), LDA("lda"), OUTPUT_PERTURBATION("output-perturbation"),
+        OBJECTIVE_PERTURBATION("objective-perturbation");
 
         private final String label;
 
@@ -81,7 +87,8 @@ public final class PrivateLearners {
                     return k;
                 }
             }
-            throw new IllegalArgumentException("unknown learner '" + s + "' (auto, dp-sgd, dp-gd, ncm, lda, output-perturbation)");
+            throw new IllegalArgumentException("unknown learner '" + s
+                    + "' (auto, dp-sgd, dp-gd, ncm, lda, output-perturbation, objective-perturbation)");
         }
     }
 
@@ -146,12 +153,27 @@ public final class PrivateLearners {
      * (for the non-gradient learners) or the DP-SGD plan, and its public settings.
      */
     public record Plan(Kind kind, DpEvent event, double noiseMultiplier, PrivateTraining.Plan gradient, MethodConfig config,
-                       NeighbouringRelation relation, int runs) {
+                       NeighbouringRelation relation, int runs, ObjectivePerturbationCalibration.Calibrated objective) {
         public Map<String, Object> describe() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("learner", kind.label());
             if (gradient != null) {
                 m.putAll(gradient.describe());
+                return m;
+            }
+            if (objective != null) {
+                ObjectivePerturbationCalibration.Parameters op = objective.parameters();
+                ObjectivePerturbationCalibration.Guarantee g = objective.guarantee();
+                m.put("row_bound", op.rowBound());
+                m.put("lambda", op.lambda());
+                m.put("objective_noise_std", op.noiseStd());
+                m.put("gradient_tolerance", op.gradientTolerance());
+                m.put("output_noise_std", op.outputStd());
+                m.put("epsilon_per_model", g.epsilon());
+                m.put("delta_per_model", g.delta());
+                if (runs > 1) {
+                    m.put("models", runs);
+                }
                 return m;
             }
             m.put("noise_multiplier", noiseMultiplier);
@@ -189,10 +211,13 @@ public final class PrivateLearners {
         checkSettings(kind, cfg); // refused before anything is charged
         if (kind.gradientBased()) {
             PrivateTraining.Plan p = PrivateTraining.plan(cfg, n, epsilon, delta, relation, prior, runs);
-            return new Plan(kind, p.event(), p.config().noiseMultiplier(), p, cfg, relation, runs);
+            return new Plan(kind, p.event(), p.config().noiseMultiplier(), p, cfg, relation, runs, null);
         }
         if (runs < 1) {
             throw new IllegalArgumentException("runs must be >= 1, got " + runs);
+        }
+        if (kind == Kind.OBJECTIVE_PERTURBATION) {
+            return planObjective(cfg, d, k, epsilon, delta, relation, prior, runs);
         }
         double s;
         double eps = epsilon * (1 - 1e-9);
@@ -206,7 +231,63 @@ public final class PrivateLearners {
             }, certified, eps, delta, runs + " Gaussian releases of " + kind.label());
         }
         DpEvent event = runs == 1 ? new GaussianEvent(s) : new SelfComposedEvent(new GaussianEvent(s), runs);
-        return new Plan(kind, event, s, null, cfg, relation, runs);
+        return new Plan(kind, event, s, null, cfg, relation, runs, null);
+    }
+
+    /**
+     * The solver's gradient tolerance for objective perturbation as a fraction of the norm of its noise term
+     * ({@code sigma sqrt((d + 1) K)}); the slack it leaves costs 2 % of epsilon (docs/privacy/private-learners.md).
+     */
+    public static final double OBJECTIVE_RELATIVE_TOLERANCE = 1e-7;
+
+    /**
+     * Objective perturbation: each model is one (eps1, delta1) guarantee. Alone, eps1 and delta1 are the target;
+     * after a prior or for several runs, delta1 = delta / (2 runs) and eps1 is the largest value for which the
+     * composition, certified by the same accountant the ledger charges with, stays within (epsilon, delta).
+     */
+    static Plan planObjective(MethodConfig cfg, int d, int k, double epsilon, double delta, NeighbouringRelation relation, DpEvent prior,
+                              int runs) {
+        double r = cfg.param("learner-row-bound", Double.NaN);
+        double lambda = cfg.param("learner-lambda", defaultObjectiveLambda(r));
+        double eps1;
+        double delta1;
+        if (prior == null && runs == 1) {
+            eps1 = epsilon;
+            delta1 = delta;
+        } else {
+            delta1 = delta / (2.0 * runs);
+            PrivacyAccountant certified = new org.privadapt.privacy.accounting.CertifyingAccountant(relation);
+            java.util.function.DoubleFunction<DpEvent> compose = e -> {
+                DpEvent one = new ApproximateDpEvent(e, delta1);
+                DpEvent all = runs == 1 ? one : new SelfComposedEvent(one, runs);
+                return prior == null ? all : ComposedEvent.of(prior, all);
+            };
+            double lo = 0;
+            double hi = epsilon;
+            if (certified.epsilon(compose.apply(hi), delta) <= epsilon) {
+                lo = hi;
+            } else {
+                for (int it = 0; it < 40; it++) {
+                    double mid = 0.5 * (lo + hi);
+                    if (certified.epsilon(compose.apply(mid), delta) <= epsilon) {
+                        lo = mid;
+                    } else {
+                        hi = mid;
+                    }
+                }
+            }
+            if (!(lo > 0)) {
+                throw new IllegalArgumentException("objective perturbation: nothing of (" + epsilon + ", " + delta
+                        + ") is left for " + runs + " model(s) after the prior release");
+            }
+            eps1 = lo;
+        }
+        ObjectivePerturbationCalibration.Calibrated c = ObjectivePerturbationCalibration.calibrate(eps1, delta1, k, r, lambda,
+                OBJECTIVE_RELATIVE_TOLERANCE, (d + 1) * k, relation);
+        DpEvent one = new ApproximateDpEvent(eps1, delta1);
+        DpEvent event = runs == 1 ? one : new SelfComposedEvent(one, runs);
+        return new Plan(Kind.OBJECTIVE_PERTURBATION, event, Double.NaN, null, cfg.withParam("learner-lambda",
+                Double.toString(c.parameters().lambda())), relation, runs, c);
     }
 
     /** Every public setting of the learner, checked before anything is charged or drawn. */
@@ -227,6 +308,12 @@ public final class PrivateLearners {
                 }
             }
             case OUTPUT_PERTURBATION -> new OutputPerturbation.Config(cfg.param("learner-lambda", Double.NaN), r, 1e-4, 1);
+            case OBJECTIVE_PERTURBATION -> {
+                double lambda = cfg.param("learner-lambda", Double.MIN_NORMAL);
+                if (!(lambda > 0) || Double.isInfinite(lambda)) {
+                    throw new IllegalArgumentException("learner-lambda must be finite and > 0, got " + lambda);
+                }
+            }
             default -> {
             }
         }
@@ -263,6 +350,12 @@ public final class PrivateLearners {
                     out = out.withParam("learner-lambda", Double.toString(defaultLambda(r)));
                 }
             }
+            case OBJECTIVE_PERTURBATION -> {
+                if (!c.params().containsKey("learner-lambda")) {
+                    double r = out.param("learner-row-bound", 1.0);
+                    out = out.withParam("learner-lambda", Double.toString(defaultObjectiveLambda(r)));
+                }
+            }
             default -> {
             }
         }
@@ -272,6 +365,14 @@ public final class PrivateLearners {
     /** Lambda for output perturbation when none is given: proportional to R^2 (evidence in the results doc). */
     static double defaultLambda(double rowBound) {
         return 10 * (rowBound * rowBound + 1);
+    }
+
+    /**
+     * Lambda for objective perturbation when none is given: 25 (R^2 + 1), raised by the calibration when the Jacobian
+     * term needs more (measured on the four suites at epsilon 2: 25 against 5 and 100, docs/results/private-learners.md).
+     */
+    static double defaultObjectiveLambda(double rowBound) {
+        return 25 * (rowBound * rowBound + 1);
     }
 
     /** Fits the planned learner (its event must already be charged); noise from {@code noise}. */
@@ -300,6 +401,9 @@ public final class PrivateLearners {
                 ClassStatistics noisy = exact.withNoise(s / Math.sqrt(countShare), s / Math.sqrt(sumShare), s / Math.sqrt(momentShare),
                         ClassStatistics.sensitivities(p.relation(), r), rnd);
                 return noisy.lda(classes, c.param("lda-shrinkage", 0.5), 1.0);
+            }
+            case OBJECTIVE_PERTURBATION -> {
+                return ObjectivePerturbation.fit(x, y, classes, p.objective().parameters(), rnd);
             }
             case OUTPUT_PERTURBATION -> {
                 double r = c.param("learner-row-bound", 1.0);

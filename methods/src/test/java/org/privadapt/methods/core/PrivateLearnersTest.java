@@ -52,7 +52,8 @@ class PrivateLearnersTest {
         for (PrivateLearners.Kind k : ALL) {
             assertThat(PrivateLearners.Kind.parse(k.label())).isEqualTo(k);
         }
-        assertThat(ALL.stream().map(PrivateLearners.Kind::label)).containsExactly("dp-sgd", "dp-gd", "ncm", "lda", "output-perturbation");
+        assertThat(ALL.stream().map(PrivateLearners.Kind::label)).containsExactly("dp-sgd", "dp-gd", "ncm", "lda", "output-perturbation",
+                "objective-perturbation");
         for (String bad : new String[] {"auto", "NCM", "dp_sgd", "", "op"}) {
             assertThatThrownBy(() -> PrivateLearners.Kind.parse(bad)).as("'%s'", bad).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("unknown learner '" + bad + "'").hasMessageContaining("output-perturbation");
@@ -114,10 +115,26 @@ class PrivateLearnersTest {
                             assertThat(p.kind()).isEqualTo(kind);
                             assertThat(p.relation()).isEqualTo(rel);
                             assertThat(p.runs()).isEqualTo(runs);
-                            assertThat(p.noiseMultiplier()).as(what).isPositive();
                             Accountants.Certified c = Accountants.certify(rel, whole(prior, p.event()), 1e-5);
                             assertThat(c).as(what).isNotNull();
                             assertThat(c.epsilon()).as(what).isLessThanOrEqualTo(eps);
+                            if (kind == PrivateLearners.Kind.OBJECTIVE_PERTURBATION) {
+                                // one bare (eps1, delta1) guarantee per model, eps1 the largest that fits, and the
+                                // calibration certifies exactly that pair
+                                assertThat(p.objective()).as(what).isNotNull();
+                                assertThat(p.gradient()).isNull();
+                                org.privadapt.privacy.events.ApproximateDpEvent one = (org.privadapt.privacy.events.ApproximateDpEvent)
+                                        (runs == 1 ? p.event() : ((SelfComposedEvent) p.event()).event());
+                                assertThat(p.objective().guarantee().epsilon()).as(what).isLessThanOrEqualTo(one.epsilon() * (1 + 1e-12));
+                                assertThat(p.objective().guarantee().delta()).as(what).isLessThanOrEqualTo(one.delta());
+                                if (prior == null && runs == 1) {
+                                    assertThat(one).isEqualTo(new org.privadapt.privacy.events.ApproximateDpEvent(eps, 1e-5));
+                                }
+                                assertThat(c.epsilon()).as(what).isGreaterThan(0.97 * eps);
+                                report.add(String.format("%s: certified %.4f", what, c.epsilon()));
+                                continue;
+                            }
+                            assertThat(p.noiseMultiplier()).as(what).isPositive();
                             if (!kind.gradientBased()) {
                                 // one Gaussian (or runs of it) at the multiplier the plan states; calibrated to the target,
                                 // not far below it (the smallest noise that fits)
@@ -135,7 +152,7 @@ class PrivateLearnersTest {
                 }
             }
         }
-        assertThat(report).hasSize(5 * 2 * (2 * 2 * 2 + 1));
+        assertThat(report).hasSize(6 * 2 * (2 * 2 * 2 + 1));
     }
 
     @Test
@@ -158,7 +175,8 @@ class PrivateLearnersTest {
     void theNonGradientPlansDoNotDependOnN() {
         // under add/remove n is private: the plan (its event and what it describes) of ncm, lda and output perturbation
         // is the same for n and n + 1 (and for any n)
-        for (PrivateLearners.Kind kind : List.of(PrivateLearners.Kind.NCM, PrivateLearners.Kind.LDA, PrivateLearners.Kind.OUTPUT_PERTURBATION)) {
+        for (PrivateLearners.Kind kind : List.of(PrivateLearners.Kind.NCM, PrivateLearners.Kind.LDA, PrivateLearners.Kind.OUTPUT_PERTURBATION,
+                PrivateLearners.Kind.OBJECTIVE_PERTURBATION)) {
             for (int runs : new int[] {1, 2}) {
                 PrivateLearners.Plan a = PrivateLearners.plan(config(kind), 100, 6, 3, 2.0, 1e-5, NeighbouringRelation.ADD_OR_REMOVE_ONE,
                         new GaussianEvent(4.0), runs);
@@ -195,6 +213,9 @@ class PrivateLearnersTest {
         MethodConfig op = PrivateLearners.withDefaults(c.withParam("learner-row-bound", "2"), PrivateLearners.Kind.OUTPUT_PERTURBATION, 100, 10);
         assertThat(Double.parseDouble(op.params().get("learner-lambda"))).isCloseTo(50.0, within(1e-12));
         assertThat(PrivateLearners.defaultLambda(3)).isCloseTo(100, within(1e-12));
+        MethodConfig obj = PrivateLearners.withDefaults(c.withParam("learner-row-bound", "2"), PrivateLearners.Kind.OBJECTIVE_PERTURBATION,
+                100, 10);
+        assertThat(Double.parseDouble(obj.params().get("learner-lambda"))).isCloseTo(125.0, within(1e-12));
         // a DP-GD plan is full batch: sampling rate 1
         PrivateLearners.Plan p = PrivateLearners.plan(config(PrivateLearners.Kind.DP_GD), 77, 4, 3, 1.0, 1e-5,
                 NeighbouringRelation.REPLACE_ONE, null, 1);
@@ -296,7 +317,8 @@ class PrivateLearnersTest {
     void invalidSettingsAreRefusedAtPlanningBeforeAnyCharge() {
         String[][] bad = {{"output-perturbation", "learner-lambda", "-1"}, {"output-perturbation", "learner-lambda", "0"},
             {"lda", "learner-row-bound", "-2"}, {"ncm", "learner-row-bound", "NaN"}, {"lda", "lda-shrinkage", "1.5"},
-            {"output-perturbation", "learner-row-bound", "Infinity"}};
+            {"output-perturbation", "learner-row-bound", "Infinity"}, {"objective-perturbation", "learner-lambda", "-1"},
+            {"objective-perturbation", "learner-lambda", "Infinity"}, {"objective-perturbation", "learner-row-bound", "0"}};
         for (String[] b : bad) {
             MethodConfig c = MethodConfig.defaults().withParam("learner", b[0]).withParam(b[1], b[2]);
             assertThatThrownBy(() -> PrivateLearners.plan(c, 60, 4, 3, 1.0, 1e-5, NeighbouringRelation.ADD_OR_REMOVE_ONE, null, 1))

@@ -4,8 +4,6 @@ import java.util.Arrays;
 import java.util.List;
 import org.privadapt.math.DenseMatrix;
 import org.privadapt.math.FeatureMatrix;
-import org.privadapt.math.optim.Lbfgs;
-import org.privadapt.models.Softmax;
 import org.privadapt.models.nn.Activation;
 import org.privadapt.models.nn.Network;
 import org.privadapt.privacy.NeighbouringRelation;
@@ -73,55 +71,9 @@ public final class OutputPerturbation {
                 throw new IllegalArgumentException("label " + v + " outside 0.." + (k - 1));
             }
         }
-        double lambda = cfg.lambda();
-        Lbfgs.Objective f = (theta, grad) -> {
-            DenseMatrix w = new DenseMatrix(d, k, Arrays.copyOf(theta, d * k));
-            double[] b = Arrays.copyOfRange(theta, d * k, d * k + k);
-            DenseMatrix p = Softmax.inPlace(rows.multiply(w).plusRowVector(b));
-            double[] pa = p.data();
-            double loss = 0;
-            for (int i = 0; i < n; i++) {
-                loss -= Math.log(Math.max(pa[i + y[i] * n], 1e-300));
-                pa[i + y[i] * n] -= 1.0;
-            }
-            DenseMatrix gw = rows.transposeMultiply(p);
-            double[] gwa = gw.data();
-            double reg = 0;
-            for (int j = 0; j < d * k; j++) {
-                grad[j] = gwa[j] + lambda * theta[j];
-                reg += theta[j] * theta[j];
-            }
-            for (int c = 0; c < k; c++) {
-                double s = 0;
-                for (int i = 0; i < n; i++) {
-                    s += pa[i + c * n];
-                }
-                grad[d * k + c] = s + lambda * theta[d * k + c];
-                reg += theta[d * k + c] * theta[d * k + c];
-            }
-            return loss + 0.5 * lambda * reg;
-        };
-        // the infinity-norm stop of L-BFGS at g / sqrt(#params) implies an L2 norm <= g; checked below all the same
+        double[] theta = RegularisedSoftmax.solve(rows, y, k, cfg.lambda(), null, cfg.gradientTolerance(), cfg.maxIterations(),
+                "output perturbation");
         int params = d * k + k;
-        Lbfgs solver = new Lbfgs(20, cfg.maxIterations(), cfg.gradientTolerance() / Math.sqrt(params), 0.0);
-        double[] theta = new double[params];
-        double gnorm = Double.POSITIVE_INFINITY;
-        double[] grad = new double[params];
-        for (int round = 0; round < 5 && gnorm > cfg.gradientTolerance(); round++) { // restarts clear stale curvature
-            theta = solver.minimize(f, theta).x();
-            f.valueAndGradient(theta, grad);
-            double s = 0;
-            for (double g : grad) {
-                s += g * g;
-            }
-            gnorm = Math.sqrt(s);
-        }
-        if (!(gnorm <= cfg.gradientTolerance())) {
-            // the message carries no data-dependent number: only the event itself (one bit) is disclosed
-            throw new IllegalStateException("output perturbation: the solver did not reach the gradient tolerance "
-                    + cfg.gradientTolerance() + " the sensitivity assumes within its iteration cap; nothing was released "
-                    + "(raise the iteration cap or lambda)");
-        }
         DenseMatrix w = new DenseMatrix(d, k, Arrays.copyOf(theta, d * k));
         double[] b = Arrays.copyOfRange(theta, d * k, params);
         return Network.fromParameters(new int[] {d, k}, Activation.IDENTITY, List.of(w), List.of(b), classNames);
