@@ -135,11 +135,7 @@ class ObjectivePerturbationNeighboursTest {
     }
 
     static double norm(double[] a) {
-        double s = 0;
-        for (double v : a) {
-            s += v * v;
-        }
-        return Math.sqrt(s);
+        return OutputPerturbationNeighboursTest.l2(a, new double[a.length]);
     }
 
     static double dot(double[] a, double[] b) {
