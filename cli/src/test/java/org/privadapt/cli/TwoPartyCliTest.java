@@ -60,6 +60,28 @@ class TwoPartyCliTest {
     }
 
     @Test
+    void objectivePerturbationCrossesThePartiesAsABareGuaranteeAndMatchesRun() throws Exception {
+        // the model's release is an ApproximateDpEvent: it is charged to the source's ledger, carried in the artifact,
+        // read back by the target, and gives the same predictions as run with the same seed
+        data();
+        assertThat(release().code()).isZero();
+        CliHarness.Result tr = train(dir.resolve("release.json"), "--param", "learner=objective-perturbation");
+        assertThat(tr.code()).as(tr.err()).isZero();
+        assertThat(Files.readString(dir.resolve("model.json"))).contains("approximate_dp");
+        assertThat(Files.readString(dir.resolve("s.ledger"))).contains("approximate_dp");
+        CliHarness.Result pr = CliHarness.run("target", "predict", "--data", tgt.toString(), "--model",
+                dir.resolve("model.json").toString(), "--release", dir.resolve("release.json").toString(),
+                "--out", dir.resolve("pred-op.csv").toString(), "--json");
+        assertThat(pr.code()).as(pr.err()).isZero();
+        CliHarness.Result run = CliHarness.run("run", "--method", "prima", "--source-public", "size,classes", "--source", src.toString(),
+                "--target", tgt.toString(), "--preprocess", "clip=10", "--epsilon", "2", "--seed", "21", "--param",
+                "learner=objective-perturbation", "--json");
+        assertThat(run.code()).as(run.err()).isZero();
+        assertThat(Json.MAPPER.readTree(pr.out()).path("accuracy").asDouble())
+                .isEqualTo(Json.MAPPER.readTree(run.out()).path("results").get(0).path("accuracy_mean").asDouble());
+    }
+
+    @Test
     void threeCommandsGiveTheSameAccuracyAsRunWithTheSameSeed() throws Exception {
         data();
         CliHarness.Result r1 = release();
