@@ -96,6 +96,30 @@ public final class Accountants {
             // a single Gaussian mechanism (any composition of Gaussians reduces to one): its exact privacy profile
             return new Certified(GaussianProfile.epsilon(g.noiseMultiplier(), delta), "analytic-gaussian");
         }
+        if (event instanceof org.privadapt.privacy.events.WorstOfEvent w) {
+            // the loss of one part only (a mixture over data-independent choices): the worst part's certificate
+            // (the hockey-stick divergence is jointly convex), unless the RDP accountant's pointwise maximum is better
+            Certified worst = null;
+            for (DpEvent part : w.parts()) {
+                Certified c = certify(relation, part, delta);
+                if (c == null) {
+                    worst = null;
+                    break;
+                }
+                if (worst == null || c.epsilon() > worst.epsilon()) {
+                    worst = new Certified(c.epsilon(), "worst-of(" + c.accountant() + ")");
+                }
+            }
+            Certified rdp = null;
+            RdpAccountant r = new RdpAccountant(relation);
+            if (r.unsupported(event).isEmpty()) {
+                rdp = new Certified(r.epsilon(event, delta), "rdp");
+            }
+            if (worst == null) {
+                return rdp;
+            }
+            return rdp != null && rdp.epsilon() < worst.epsilon() ? rdp : worst;
+        }
         if (event instanceof org.privadapt.privacy.events.ApproximateDpEvent a && delta >= a.delta()) {
             // one (eps, delta) guarantee asked at a delta it covers: its own epsilon, exactly
             return new Certified(a.epsilon(), "approximate-dp");

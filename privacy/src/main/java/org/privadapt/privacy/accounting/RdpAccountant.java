@@ -17,7 +17,9 @@ import org.privadapt.privacy.events.NoOpEvent;
 import org.privadapt.privacy.events.NonPrivateEvent;
 import org.privadapt.privacy.events.PoissonSampledEvent;
 import org.privadapt.privacy.events.PoissonSampledRowsEvent;
+import org.privadapt.privacy.events.RepeatAndSelectEvent;
 import org.privadapt.privacy.events.SelfComposedEvent;
+import org.privadapt.privacy.events.WorstOfEvent;
 
 /**
  * Rényi differential privacy accountant (Mironov 2017) on a fixed grid of orders.
@@ -32,6 +34,12 @@ import org.privadapt.privacy.events.SelfComposedEvent;
  *   <li>Poisson-sampled per-record releases ({@link PoissonSampledRowsEvent}, replace-one only):
  *       {@code log(1 + q (exp((alpha-1) r_inner(alpha)) - 1)) / (alpha - 1)} by joint convexity.</li>
  *   <li>Composition adds curves; self-composition multiplies.</li>
+ *   <li>{@link WorstOfEvent}: the pointwise maximum of its parts' curves (joint quasi-convexity of the Rényi
+ *       divergence).</li>
+ *   <li>{@link RepeatAndSelectEvent} (Papernot and Steinke 2022, Theorem 2): with the inner curve r, K drawn from the
+ *       truncated negative binomial with shape eta and parameter gamma (set by the mean), {@code r(a) + log(E[K]) /
+ *       (a - 1) + (1 + eta) min_b [(1 - 1/b) r(b) + log(1/gamma) / b]}, the minimum over this grid's orders b, then
+ *       made non-decreasing in the order (RDP is); see {@link #repeatAndSelect}.</li>
  * </ul>
  * Poisson subsampling of the Gaussian is analysed under add/remove neighbours (MTZ 2019) and, under replace-one, by
  * the weak triangle inequality over remove-then-add ({@link #sampledGaussianReplaceCurve}); subsampled Laplace is
@@ -124,8 +132,12 @@ public final class RdpAccountant implements PrivacyAccountant {
         if (event instanceof SelfComposedEvent s) {
             return unsupported(s.event());
         }
-        if (event instanceof ComposedEvent c) {
-            for (DpEvent e : c.events()) {
+        if (event instanceof RepeatAndSelectEvent r) {
+            return unsupported(r.event());
+        }
+        if (event instanceof ComposedEvent || event instanceof WorstOfEvent) {
+            List<DpEvent> parts = event instanceof ComposedEvent c ? c.events() : ((WorstOfEvent) event).parts();
+            for (DpEvent e : parts) {
                 Optional<String> u = unsupported(e);
                 if (u.isPresent()) {
                     return u;
@@ -183,10 +195,45 @@ public final class RdpAccountant implements PrivacyAccountant {
                     r[i] += inner[i];
                 }
             }
+        } else if (event instanceof WorstOfEvent w) {
+            Arrays.fill(r, Double.NEGATIVE_INFINITY);
+            for (DpEvent e : w.parts()) {
+                double[] inner = curve(e);
+                for (int i = 0; i < orders.length; i++) {
+                    r[i] = Math.max(r[i], inner[i]);
+                }
+            }
+        } else if (event instanceof RepeatAndSelectEvent rs) {
+            return repeatAndSelect(orders, curve(rs.event()), rs.mean(), rs.shape());
         } else if (event instanceof NonPrivateEvent) {
             Arrays.fill(r, Double.POSITIVE_INFINITY);
         }
         return r;
+    }
+
+    /**
+     * Papernot and Steinke 2022, Theorem 2: if one run is (a, r(a))-RDP and (b, r(b))-RDP, running it K ~ TNB(eta,
+     * gamma) times and outputting the best run is (a, r(a) + (1 + eta)(1 - 1/b) r(b) + (1 + eta) log(1/gamma) / b +
+     * log(E[K]) / (a - 1))-RDP, for every a > 1 and b >= 1. b ranges over the grid; the result is then made
+     * non-decreasing in a (a bound at a larger order is one at every smaller order).
+     */
+    static double[] repeatAndSelect(double[] orders, double[] inner, double mean, double shape) {
+        double gamma = TruncatedNegativeBinomial.gammaForMean(shape, mean);
+        double logInvGamma = -Math.log(gamma);
+        double c = Double.POSITIVE_INFINITY;
+        for (int j = 0; j < orders.length; j++) {
+            c = Math.min(c, (1 - 1 / orders[j]) * inner[j] + logInvGamma / orders[j]);
+        }
+        c *= 1 + shape;
+        double logMean = Math.log(mean);
+        double[] out = new double[orders.length];
+        for (int i = 0; i < orders.length; i++) {
+            out[i] = inner[i] + logMean / (orders[i] - 1) + c;
+        }
+        for (int i = orders.length - 2; i >= 0; i--) {
+            out[i] = Math.min(out[i], out[i + 1]); // orders are sorted: RDP is non-decreasing in the order
+        }
+        return out;
     }
 
     /** Key of a memoised subsampled-Gaussian curve: q, the noise multiplier and the order grid. */

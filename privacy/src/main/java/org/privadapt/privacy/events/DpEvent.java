@@ -10,7 +10,7 @@ package org.privadapt.privacy.events;
  * mechanism gets a new event type. Ledgers written by earlier versions stay readable and mean the same.
  */
 public sealed interface DpEvent permits GaussianEvent, LaplaceEvent, PoissonSampledEvent, PoissonSampledRowsEvent, SelfComposedEvent,
-        ComposedEvent, NoOpEvent, NonPrivateEvent, ApproximateDpEvent {
+        ComposedEvent, NoOpEvent, NonPrivateEvent, ApproximateDpEvent, WorstOfEvent, RepeatAndSelectEvent {
 
     /** One line, e.g. {@code 2250 x PoissonSampled(q=0.04, Gaussian(sigma/Delta=1.5))}. */
     String describe();

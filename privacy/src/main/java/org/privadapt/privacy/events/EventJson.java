@@ -11,7 +11,8 @@ import java.util.List;
  * The JSON form of events, used in ledgers and release artifacts. Types: {@code gaussian} and {@code laplace}
  * ({@code noise_multiplier}), {@code poisson_sampled} ({@code q}, {@code event}), {@code poisson_sampled_rows} ({@code q}, {@code event}), {@code self_composed}
  * ({@code count}, {@code event}), {@code composed} ({@code events}), {@code noop}, {@code non_private}
- * ({@code reason}), {@code approximate_dp} ({@code epsilon}, {@code delta}). Reading rejects unknown types and missing fields.
+ * ({@code reason}), {@code approximate_dp} ({@code epsilon}, {@code delta}), {@code worst_of} ({@code events}),
+ * {@code repeat_and_select} ({@code mean}, {@code shape}, {@code event}). Reading rejects unknown types and missing fields.
  */
 public final class EventJson {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
@@ -46,6 +47,15 @@ public final class EventJson {
             n.put("type", "non_private").put("reason", np.reason());
         } else if (e instanceof ApproximateDpEvent a) {
             n.put("type", "approximate_dp").put("epsilon", a.epsilon()).put("delta", a.delta());
+        } else if (e instanceof WorstOfEvent w) {
+            n.put("type", "worst_of");
+            ArrayNode a = n.putArray("events");
+            for (DpEvent x : w.parts()) {
+                a.add(write(x));
+            }
+        } else if (e instanceof RepeatAndSelectEvent r) {
+            n.put("type", "repeat_and_select").put("mean", r.mean()).put("shape", r.shape());
+            n.set("event", write(r.event()));
         } else {
             throw new IllegalStateException("unknown event " + e);
         }
@@ -71,17 +81,12 @@ public final class EventJson {
                 return new PoissonSampledRowsEvent(number(n, "q"), read(n.get("event")));
             case "self_composed":
                 return new SelfComposedEvent(read(n.get("event")), (long) number(n, "count"));
-            case "composed": {
-                JsonNode a = n.get("events");
-                if (a == null || !a.isArray()) {
-                    throw new IllegalArgumentException("composed event without 'events' array");
-                }
-                List<DpEvent> list = new ArrayList<>();
-                for (JsonNode x : a) {
-                    list.add(read(x));
-                }
-                return new ComposedEvent(list);
-            }
+            case "composed":
+                return new ComposedEvent(readList(n, "composed"));
+            case "worst_of":
+                return new WorstOfEvent(readList(n, "worst_of"));
+            case "repeat_and_select":
+                return new RepeatAndSelectEvent(read(n.get("event")), number(n, "mean"), number(n, "shape"));
             case "noop":
                 return new NoOpEvent();
             case "non_private":
@@ -91,6 +96,18 @@ public final class EventJson {
             default:
                 throw new IllegalArgumentException("unknown event type '" + type + "'");
         }
+    }
+
+    private static List<DpEvent> readList(JsonNode n, String type) {
+        JsonNode a = n.get("events");
+        if (a == null || !a.isArray()) {
+            throw new IllegalArgumentException(type + " event without 'events' array");
+        }
+        List<DpEvent> list = new ArrayList<>();
+        for (JsonNode x : a) {
+            list.add(read(x));
+        }
+        return list;
     }
 
     private static double number(JsonNode n, String field) {
