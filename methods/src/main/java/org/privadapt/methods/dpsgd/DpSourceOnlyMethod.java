@@ -9,9 +9,11 @@ import org.privadapt.methods.core.AdaptationMethod;
 import org.privadapt.methods.core.AdaptationOutcome;
 import org.privadapt.methods.core.AdaptationTask;
 import org.privadapt.methods.core.Classifiers;
+import org.privadapt.methods.core.Disclosures;
 import org.privadapt.methods.core.MethodConfig;
 import org.privadapt.methods.core.PrivacyContext;
 import org.privadapt.methods.core.PrivateLearners;
+import org.privadapt.methods.core.PrivateSelection;
 import org.privadapt.methods.core.TargetRefinements;
 import org.privadapt.models.Classifier;
 import org.privadapt.models.nn.Network;
@@ -41,7 +43,7 @@ public final class DpSourceOnlyMethod implements AdaptationMethod {
     @Override
     public java.util.Set<String> parameters() {
         return org.privadapt.methods.core.MethodParameters.union(org.privadapt.methods.core.PrivateLearners.ALL,
-                org.privadapt.methods.core.TargetRefinements.PARAMETERS);
+                org.privadapt.methods.core.TargetRefinements.PARAMETERS, PrivateSelection.PARAMETERS);
     }
 
     @Override
@@ -61,19 +63,38 @@ public final class DpSourceOnlyMethod implements AdaptationMethod {
         ClassLabels y = task.source().classLabels();
         int d = task.source().dimension();
         double eps = source.target().epsilon();
-        PrivateLearners.Kind kind = PrivateLearners.kind(config, d, y.numClasses(), eps,
-                PrivateLearners.sizePublic(task.source(), source));
-        PrivateLearners.requireDisclosures(kind, task.source(), source, "the source's " + kind.label() + " model");
+        boolean sizePublic = PrivateLearners.sizePublic(task.source(), source);
         TargetRefinements.mode(config); // a misspelt option fails before anything is spent
-        PrivateLearners.Plan plan = PrivateLearners.plan(PrivateLearners.resolved(config, kind), task.source().size(), d, y.numClasses(), eps,
-                source.target().delta(), source.relation(), null, 1);
-        source.charge("source model (" + kind.label() + ")", kind.label(), plan.event(), plan.describe());
-        Network model = PrivateLearners.train(plan, task.source().features(), y.codes(), y.names(), source.noise());
+        Network model;
+        Map<String, Object> diag = new LinkedHashMap<>();
+        if (PrivateLearners.selects(config)) {
+            // private selection of the learner on the source's own rows, charged as one event
+            PrivateSelection.Plan plan = PrivateSelection.plan(config, task.source().size(), d, y.numClasses(), eps,
+                    source.target().delta(), source.relation());
+            if (PrivateSelection.revealsSize(plan.candidates())) {
+                Disclosures.requireForDpSgdModel(task.source(), source, "the source's selected model (a candidate is DP-SGD)");
+            } else {
+                Disclosures.require(task.source(), source, "the source's selected model", Disclosures.Fact.CLASSES, Disclosures.Fact.SCHEMA);
+            }
+            source.charge("source model (private selection)", "private selection", plan.event(), plan.describe());
+            PrivateSelection.Outcome o = PrivateSelection.run(plan, task.source().features(), y.codes(), y.names(), source.noise());
+            model = o.model();
+            diag.put("learner", "select: " + o.chosen().label());
+            diag.putAll(plan.describe());
+            diag.putAll(o.describe(plan));
+        } else {
+            PrivateLearners.Kind kind = PrivateLearners.kind(config, d, y.numClasses(), eps, sizePublic);
+            PrivateLearners.requireDisclosures(kind, task.source(), source, "the source's " + kind.label() + " model");
+            PrivateLearners.Plan plan = PrivateLearners.plan(PrivateLearners.resolved(config, kind), task.source().size(), d, y.numClasses(), eps,
+                    source.target().delta(), source.relation(), null, 1);
+            source.charge("source model (" + kind.label() + ")", kind.label(), plan.event(), plan.describe());
+            model = PrivateLearners.train(plan, task.source().features(), y.codes(), y.names(), source.noise());
+            diag.putAll(plan.describe());
+        }
         // the target's own adaptation of what it received: its rows, its result, nothing released
         Classifier used = TargetRefinements.apply(config, model, task.target().features());
         int[] pred = new int[task.evaluation().size()];
         double acc = Classifiers.accuracy(used, task.evaluation().features(), task.evaluation(), pred);
-        Map<String, Object> diag = new LinkedHashMap<>(plan.describe());
         diag.putAll(TargetRefinements.describe(config));
         return new AdaptationOutcome(name(), acc, pred, model.classNames(),
                 Map.of("source", source.spent(), "target", PrivacyCost.NONE), diag);
