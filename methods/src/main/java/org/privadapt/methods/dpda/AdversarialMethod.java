@@ -35,7 +35,9 @@ import org.privadapt.privacy.ledger.BudgetLedger;
  * for dpda and g-dpda: as many iterations as the budget allows at the given sigma, as paper 001's Tables II-III,
  * capped by {@code max-epochs}, default 1000), {@code batch} (M, default 32, g-dpda 1000), {@code lr1} (label step,
  * 0.05, g-dpda 0.2), {@code lr2} (domain steps, 1e-3), {@code clip} (C, 4), {@code sigma}
- * (8), {@code hidden} (G_f's widths, 50), {@code activation} (G_f's, sigmoid), {@code domain-hidden} (G_d's hidden
+ * (for dpda and g-dpda with fixed epochs: by default the smallest noise multiplier that fits each protected party's
+ * (epsilon, delta), {@link #calibratedSigma}; given, it is fixed and the budget is only a cap; with {@code epochs=auto}
+ * default 8), {@code hidden} (G_f's widths, 50), {@code activation} (G_f's, sigmoid), {@code domain-hidden} (G_d's hidden
  * widths, none), {@code split-heads} (paper 001's literal two domain heads, false), {@code clipping} (joint, or the
  * paper's separate clipping accounted at sigma / sqrt 2).
  */
