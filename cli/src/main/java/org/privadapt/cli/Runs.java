@@ -165,6 +165,7 @@ public final class Runs {
         boolean seeded = false;
         org.privadapt.privacy.NeighbouringRelation relation = null;
         double delta = 0;
+        Double requested = null;
         java.util.IdentityHashMap<PrivacyContext, Boolean> seen = new java.util.IdentityHashMap<>();
         for (Ran r : runs) {
             PrivacyCost c = r.outcome().privacy().getOrDefault(party, PrivacyCost.NONE);
@@ -179,19 +180,96 @@ public final class Runs {
             events.addAll(s.events());
             relation = s.relation();
             delta = s.target().delta();
+            requested = s.target().epsilon();
         }
         if (events.isEmpty()) {
             return Report.PartySpend.of(first, runs.length, first);
         }
+        return composedSpend(first, runs.length, seeded, relation, delta, events).withRequested(requested);
+    }
+
+    private static Report.PartySpend composedSpend(PrivacyCost first, int runs, boolean seeded,
+                                                   org.privadapt.privacy.NeighbouringRelation relation, double delta,
+                                                   List<org.privadapt.privacy.events.DpEvent> events) {
         org.privadapt.privacy.events.DpEvent composed = new org.privadapt.privacy.events.ComposedEvent(events);
         com.fasterxml.jackson.databind.JsonNode json = org.privadapt.privacy.events.EventJson.write(composed);
-        if (runs.length == 1) {
+        if (runs == 1) {
             return Report.PartySpend.of(first, 1, first).withEvents(json);
         }
         org.privadapt.privacy.accounting.Accountants.Certified c = org.privadapt.privacy.accounting.Accountants.certify(relation,
                 composed, delta);
         PrivacyCost total = new PrivacyCost(c == null ? Double.POSITIVE_INFINITY : Math.min(c.epsilon(), Double.MAX_VALUE), delta);
-        return Report.PartySpend.of(seeded ? total.withSeededNoise() : total, runs.length, first).withEvents(json);
+        return Report.PartySpend.of(seeded ? total.withSeededNoise() : total, runs, first).withEvents(json);
+    }
+
+    /** A party that spent less than this fraction of the epsilon its run was given is reported as leaving budget unspent. */
+    public static final double UNSPENT_BELOW = 0.99;
+
+    /**
+     * One line per party of a result that released something (epsilon above 0) but spent less than
+     * {@link #UNSPENT_BELOW} of the epsilon each run was given, with the method's reason when its diagnostics state
+     * one ({@code budget_unspent}); empty otherwise. Any method: the budget is a cap, and a method that does not
+     * calibrate to it (a fixed noise, a fixed number of steps) spends less than the user may think.
+     */
+    public static List<String> unspentNotes(Report.TaskResult r) {
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, Report.PartySpend> e : r.privacy().entrySet()) {
+            Report.PartySpend s = e.getValue();
+            Double spent = s.perRunEpsilon();
+            Double asked = s.epsilonRequested();
+            if (spent == null || asked == null || !(spent > 0) || !(spent < UNSPENT_BELOW * asked)) {
+                continue;
+            }
+            String why = null;
+            if (r.diagnostics() != null && !r.diagnostics().isEmpty() && r.diagnostics().get(0).get("budget_unspent") != null) {
+                why = r.diagnostics().get(0).get("budget_unspent").toString();
+            }
+            out.add(r.method() + " on " + r.task() + (r.sweep() == null ? "" : " " + r.sweep()) + ": " + e.getKey() + " spent eps "
+                    + formatNumber(spent) + " of " + formatNumber(asked) + (r.runs() > 1 ? " per run" : "") + " ("
+                    + Math.round(100 * spent / asked) + " %)" + (why == null ? "" : "; " + why));
+        }
+        return out;
+    }
+
+    /**
+     * {@link #unspentNotes} over many results, one line per method and party: how many cells left budget unspent,
+     * the range spent, and the first cell's reason.
+     */
+    public static List<String> unspentSummary(List<Report.TaskResult> results) {
+        Map<String, double[]> range = new LinkedHashMap<>(); // min spent, max spent, cells, asked
+        Map<String, String> reason = new LinkedHashMap<>();
+        Map<String, Integer> cells = new LinkedHashMap<>();
+        for (Report.TaskResult r : results) {
+            for (Map.Entry<String, Report.PartySpend> e : r.privacy().entrySet()) {
+                String key = r.method() + "\u0000" + e.getKey();
+                cells.merge(key, 1, Integer::sum);
+                Report.PartySpend s = e.getValue();
+                Double spent = s.perRunEpsilon();
+                Double asked = s.epsilonRequested();
+                if (spent == null || asked == null || !(spent > 0) || !(spent < UNSPENT_BELOW * asked)) {
+                    continue;
+                }
+                double[] g = range.computeIfAbsent(key, k -> new double[] {Double.POSITIVE_INFINITY, 0, 0});
+                g[0] = Math.min(g[0], spent / asked);
+                g[1] = Math.max(g[1], spent / asked);
+                g[2]++;
+                if (!reason.containsKey(key) && r.diagnostics() != null && !r.diagnostics().isEmpty()
+                        && r.diagnostics().get(0).get("budget_unspent") != null) {
+                    String why = r.diagnostics().get(0).get("budget_unspent").toString();
+                    reason.put(key, why.substring(why.indexOf(": ") + 2));
+                }
+            }
+        }
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, double[]> e : range.entrySet()) {
+            String[] mp = e.getKey().split("\u0000");
+            double[] g = e.getValue();
+            String pct = Math.round(100 * g[0]) == Math.round(100 * g[1]) ? Math.round(100 * g[0]) + " %"
+                    : Math.round(100 * g[0]) + "-" + Math.round(100 * g[1]) + " %";
+            out.add("budget left unspent: " + mp[0] + "'s " + mp[1] + " spent " + pct + " of its epsilon per run in " + (int) g[2]
+                    + " of " + cells.get(e.getKey()) + " cells" + (reason.containsKey(e.getKey()) ? " (" + reason.get(e.getKey()) + ")" : ""));
+        }
+        return out;
     }
 
     /**

@@ -97,6 +97,31 @@ public final class PrivacySession {
         if (plan.isEmpty()) {
             return;
         }
+        List<DpEvent> events = checkRun(plan);
+        if (ledger != null) {
+            ledger.chargeAll(ledgerCharges(plan));
+        }
+        charged.addAll(events);
+    }
+
+    /**
+     * Refuses, as {@link #chargeAll} would now, a plan beyond this run's target or the ledger's budget; records
+     * nothing. A method that releases about two parties' data in one training (G-DPDA) checks both parties' plans
+     * first and charges only when both fit, so that a refusal of one party leaves the other's ledger untouched.
+     *
+     * @throws BudgetExceededException when the run's target or the party's ledger budget would be exceeded
+     */
+    public void check(List<Release> plan) throws BudgetExceededException, BudgetLedger.LedgerException {
+        if (plan.isEmpty()) {
+            return;
+        }
+        checkRun(plan);
+        if (ledger != null) {
+            ledger.check(ledgerCharges(plan));
+        }
+    }
+
+    private List<DpEvent> checkRun(List<Release> plan) throws BudgetExceededException {
         List<DpEvent> events = new ArrayList<>();
         for (Release r : plan) {
             events.add(r.event());
@@ -110,15 +135,16 @@ public final class PrivacySession {
                     + String.format(java.util.Locale.ROOT, "%.6g", eps) + " at delta " + target.delta()
                     + ", over the requested " + target.epsilon());
         }
-        if (ledger != null) {
-            List<BudgetLedger.Charge> charges = new ArrayList<>();
-            for (Release r : plan) {
-                charges.add(new BudgetLedger.Charge(r.label(), r.mechanism(), r.event(), r.parameters(), noise.samplerDescription(),
-                        noise.isPrivate()));
-            }
-            ledger.chargeAll(charges);
+        return events;
+    }
+
+    private List<BudgetLedger.Charge> ledgerCharges(List<Release> plan) {
+        List<BudgetLedger.Charge> charges = new ArrayList<>();
+        for (Release r : plan) {
+            charges.add(new BudgetLedger.Charge(r.label(), r.mechanism(), r.event(), r.parameters(), noise.samplerDescription(),
+                    noise.isPrivate()));
         }
-        charged.addAll(events);
+        return charges;
     }
 
     /** What this session has spent, marked as seeded when its noise is not secure. */

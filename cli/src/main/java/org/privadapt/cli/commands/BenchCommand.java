@@ -304,6 +304,8 @@ public final class BenchCommand implements Callable<Integer> {
                     reused, results.size(), checkpoint);
         }
         results = Runs.withRelativeMse(results);
+        notes = new ArrayList<>(notes);
+        notes.addAll(Runs.unspentSummary(results));
         Report report = report(cfg, datasets, results, notes);
         if (anyPrivate) {
             List<Report.DomainTotal> totals = Runs.domainTotals(results, privacy.relationValue(), privacy.delta());

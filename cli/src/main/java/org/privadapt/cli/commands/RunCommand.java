@@ -150,9 +150,14 @@ public final class RunCommand implements Callable<Integer> {
             cfg.put("seeded_noise", privacy.seeded());
         }
         String chance = Runs.chanceWarning(result, task);
+        List<String> unspent = Runs.unspentNotes(result);
+        List<String> warnings = new ArrayList<>();
+        if (chance != null) {
+            warnings.add(chance);
+        }
+        unspent.forEach(n -> warnings.add("budget left unspent: " + n));
         Report report = new Report("privadapt", Version.get(), "run", Instant.now().toString(),
-                Report.Environment.current(LinAlg.backend().description()), cfg, datasets, List.of(result),
-                chance == null ? List.of() : List.of(chance));
+                Report.Environment.current(LinAlg.backend().description()), cfg, datasets, List.of(result), warnings);
         String md = Markdown.resultsTable("privadapt run: " + m.name(), List.of(result));
         output.write(report, md, null, null);
 
@@ -172,6 +177,9 @@ public final class RunCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "privacy:       %s%n", Runs.privacySummary(result));
             if (chance != null) {
                 out.printf(Locale.ROOT, "warning:       %s%n", chance);
+            }
+            for (String n : unspent) {
+                out.printf(Locale.ROOT, "note:          budget left unspent: %s%n", n);
             }
         }
         return ExitCodes.OK;

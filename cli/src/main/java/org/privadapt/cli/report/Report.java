@@ -186,13 +186,26 @@ public record Report(String tool, String version, String command, String created
                              @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
                              Integer runs,
                              @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-                             com.fasterxml.jackson.databind.JsonNode events) {
+                             com.fasterxml.jackson.databind.JsonNode events,
+                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                             @com.fasterxml.jackson.annotation.JsonProperty("epsilon_requested") Double epsilonRequested) {
         public PartySpend(boolean isPrivate, Object epsilon, Double delta, String note) {
-            this(isPrivate, epsilon, delta, note, null, null, null);
+            this(isPrivate, epsilon, delta, note, null, null, null, null);
         }
 
         public PartySpend(boolean isPrivate, Object epsilon, Double delta, String note, Double epsilonPerRun, Integer runs) {
-            this(isPrivate, epsilon, delta, note, epsilonPerRun, runs, null);
+            this(isPrivate, epsilon, delta, note, epsilonPerRun, runs, null, null);
+        }
+
+        /** One run's spend: {@code epsilon_per_run}, or {@code epsilon} for a single run; null when not a number. */
+        @com.fasterxml.jackson.annotation.JsonIgnore
+        public Double perRunEpsilon() {
+            return epsilonPerRun != null ? epsilonPerRun : epsilon instanceof Number n ? n.doubleValue() : null;
+        }
+
+        /** The same spend with the epsilon each run was given (its session's target), to state what was left unspent. */
+        public PartySpend withRequested(Double e) {
+            return new PartySpend(isPrivate, epsilon, delta, note, epsilonPerRun, runs, events, e);
         }
 
         /** True when the party's data was read without differential privacy (epsilon is then null). */
@@ -203,7 +216,7 @@ public record Report(String tool, String version, String command, String created
 
         /** The same spend with the composed DP event of all its runs (so that bench totals can compose cells). */
         public PartySpend withEvents(com.fasterxml.jackson.databind.JsonNode e) {
-            return new PartySpend(isPrivate, epsilon, delta, note, epsilonPerRun, runs, e);
+            return new PartySpend(isPrivate, epsilon, delta, note, epsilonPerRun, runs, e, epsilonRequested);
         }
 
         public static PartySpend of(PrivacyCost c) {

@@ -192,6 +192,32 @@ public final class BudgetLedger {
     }
 
     /**
+     * Refuses, as {@link #chargeAll} would now, a plan whose composition with the recorded entries exceeds the budget;
+     * records nothing. For a caller that must know that several ledgers (several parties) all accept their plans
+     * before charging any of them; the charge that follows still checks again under the lock.
+     *
+     * @throws BudgetExceededException if the plan's composition would exceed the budget
+     */
+    public void check(List<Charge> plan) throws BudgetExceededException, LedgerException {
+        if (plan.isEmpty()) {
+            return;
+        }
+        List<DpEvent> all = new ArrayList<>();
+        for (Charge c : plan) {
+            all.add(c.event());
+        }
+        Snapshot s = read();
+        Total t = total(s, new ComposedEvent(all));
+        if (!(t.epsilon <= s.budget().epsilon())) {
+            String what = plan.size() == 1 ? "'" + plan.get(0).label() + "'"
+                    : "the plan '" + plan.get(0).label() + "' + " + (plan.size() - 1) + " more";
+            throw new BudgetExceededException(what + " would bring party '" + s.party() + "' to epsilon " + fmt(t.epsilon)
+                    + " at delta " + s.budget().delta() + ", over its budget " + fmt(s.budget().epsilon()) + " (spent so far "
+                    + fmt(s.epsilonSpent()) + ", ledger " + file + ")");
+        }
+    }
+
+    /**
      * Records a release if the budget allows it: under the lock, re-reads the ledger, composes the new event with
      * all recorded ones, and either appends the entry (written atomically) or refuses. Callers draw their noise
      * only after this returns.
