@@ -199,31 +199,67 @@ public final class PrivateSelection {
     private static Plan calibrate(List<Candidate> cands, Strategy s, int nTrain, int d, int k, double epsilon, double delta,
                                   NeighbouringRelation relation, double v, double mean, double shape) {
         PrivacyAccountant cert = new CertifyingAccountant(relation);
+        // the RDP accountant bounds what the certificate certifies (the certificate is the best of the accountants),
+        // and its curves are cheap and cached: bisect with it first, then with the certificate above that point
+        PrivacyAccountant rdp = new org.privadapt.privacy.accounting.RdpAccountant(relation,
+                org.privadapt.privacy.accounting.RdpAccountant.DEFAULT_ORDERS, w -> { });
         double eps = epsilon * (1 - 1e-9);
         // the validation counts of the all-candidates strategy: alone within the budget (they read V only)
-        double allScoreSigma = GaussianCalibration.analyticSigma(eps, delta, 1.0);
-        if (v == 0) {
-            allScoreSigma = Double.NaN; // scored on the training rows: set per knob, composed (see at())
+        double allScoreSigma = v == 0 ? Double.NaN : GaussianCalibration.analyticSigma(eps, delta, 1.0);
+        double[] bracket = {0, epsilon};
+        // (for the all-candidates strategy with a split, the validation part is within the budget by construction
+        // under the certificate: the first stage bisects on the candidates' composition alone)
+        java.util.function.Function<Plan, DpEvent> first = p -> s == Strategy.ALL && v > 0 ? ((WorstOfEvent) p.event()).parts().get(0)
+                : p.event();
+        Plan found = bisect(bracket, 10, rdp, eps, delta, first,
+                x -> at(cands, s, x, nTrain, d, k, delta, relation, v, mean, shape, allScoreSigma));
+        if (found == null || found.perCandidateEpsilon() < epsilon) {
+            double[] upper = found == null ? new double[] {0, epsilon}
+                    : new double[] {found.perCandidateEpsilon(), Math.min(epsilon, 1.25 * found.perCandidateEpsilon())};
+            Plan better = bisect(upper, found == null ? 10 : 4, cert, eps, delta, Plan::event,
+                    x -> at(cands, s, x, nTrain, d, k, delta, relation, v, mean, shape, allScoreSigma));
+            if (better != null) {
+                found = better;
+            }
         }
-        double lo = 0;
-        double hi = epsilon;
+        if (found == null) {
+            throw new IllegalArgumentException("private selection: no per-candidate budget fits (" + epsilon + ", " + delta + ")");
+        }
+        if (!(cert.epsilon(found.event(), delta) <= eps)) {
+            throw new IllegalStateException("private selection: the calibrated event is not certified within the budget");
+        }
+        return found;
+    }
+
+    private static boolean certifies(Plan p, double eps, double delta) {
+        return new CertifyingAccountant(p.relation()).epsilon(p.event(), delta) <= eps;
+    }
+
+    /** Bisects the per-candidate epsilon in {@code bracket} (updated in place); the plan at the largest fitting point. */
+    private static Plan bisect(double[] bracket, int iterations, PrivacyAccountant acc, double eps, double delta,
+                               java.util.function.Function<Plan, DpEvent> event, java.util.function.DoubleFunction<Plan> at) {
         Plan found = null;
-        for (int it = 0; it < 24; it++) {
-            double x = it == 0 ? hi : 0.5 * (lo + hi);
-            Plan p = at(cands, s, x, nTrain, d, k, delta, relation, v, mean, shape, allScoreSigma);
-            boolean fits = cert.epsilon(p.event(), delta) <= eps;
-            if (fits) {
-                lo = x;
+        for (int it = 0; it <= iterations; it++) {
+            double x = it == 0 ? bracket[1] : 0.5 * (bracket[0] + bracket[1]);
+            if (!(x > 0)) {
+                break;
+            }
+            Plan p = at.apply(x);
+            boolean fits;
+            try {
+                fits = acc.epsilon(event.apply(p), delta) <= eps;
+            } catch (RuntimeException e) {
+                fits = false; // an accountant that cannot take the event certifies nothing
+            }
+            if (fits && (event.apply(p) == p.event() || acc instanceof CertifyingAccountant || certifies(p, eps, delta))) {
+                bracket[0] = x;
                 found = p;
                 if (it == 0) {
                     break;
                 }
             } else {
-                hi = x;
+                bracket[1] = x;
             }
-        }
-        if (found == null) {
-            throw new IllegalArgumentException("private selection: no per-candidate budget fits (" + epsilon + ", " + delta + ")");
         }
         return found;
     }

@@ -51,6 +51,16 @@ public final class DpSourceOnlyMethod implements AdaptationMethod {
         return true;
     }
 
+    /**
+     * Reported: the learner's plan (settings and noise computed from public quantities), the selection's outcome
+     * (the chosen candidate and its noisy counts: the selection's DP release, docs/privacy/selection.md) and the
+     * target's refinement (its own rows, its own report: nothing of the source's rows without noise).
+     */
+    @Override
+    public boolean diagnosticsArePublic() {
+        return true;
+    }
+
     @Override
     public Set<String> protectedParties() {
         return Set.of("source");

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
  * private method that opts in must be added here deliberately.
  */
 class DiagnosticsPolicyTest {
-    static final Set<String> VOUCHED = Set.of("pcnvxadap", "pcnvxadap-stats", "pncnvxadap", "dp-target-only", "dp-uda-gmm");
+    static final Set<String> VOUCHED = Set.of("pcnvxadap", "pcnvxadap-stats", "pncnvxadap", "dp-target-only", "dp-uda-gmm",
+            "dp-source-only", "dpda", "g-dpda");
 
     @Test
     void onlyVettedPrivateMethodsReportTheirDiagnostics() {
