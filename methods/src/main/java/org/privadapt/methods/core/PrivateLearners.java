@@ -141,6 +141,21 @@ public final class PrivateLearners {
         return kind(c, d, k, epsilon, false);
     }
 
+    /** Why the configuration's learner is the one it is (for the report: what was chosen, among what, on what evidence). */
+    public static String choiceReason(MethodConfig c, Kind kind, double epsilon, boolean sizePublic) {
+        String s = c.params().getOrDefault("learner", "auto");
+        if (!"auto".equals(s)) {
+            return "given (learner=" + s + ")";
+        }
+        if ("dnn".equals(c.classifier())) {
+            return "auto with --classifier dnn: DP-SGD trains the network";
+        }
+        return "auto: the rule on public quantities (ncm up to epsilon " + AUTO_DP_SGD_ABOVE_EPSILON
+                + " and whenever n is private, dp-sgd above it when n is public; here epsilon " + epsilon + ", n "
+                + (sizePublic ? "public" : "private") + "); no data read, no cost; learner=select chooses on the data, "
+                + "paid from the budget (docs/privacy/selection.md)";
+    }
+
     /** The configuration with {@code learner} set to the resolved kind (so that the plan does not resolve it again). */
     public static MethodConfig resolved(MethodConfig c, Kind kind) {
         return c.withParam("learner", kind.label());

@@ -90,6 +90,8 @@ public final class DpSourceOnlyMethod implements AdaptationMethod {
             PrivateSelection.Outcome o = PrivateSelection.run(plan, task.source().features(), y.codes(), y.names(), source.noise());
             model = o.model();
             diag.put("learner", "select: " + o.chosen().label());
+            diag.put("learner_choice", "learner=select: private selection among the candidates on a noisy validation count, charged "
+                    + "to the source (docs/privacy/selection.md)");
             diag.putAll(plan.describe());
             diag.putAll(o.describe(plan));
         } else {
@@ -100,6 +102,7 @@ public final class DpSourceOnlyMethod implements AdaptationMethod {
             source.charge("source model (" + kind.label() + ")", kind.label(), plan.event(), plan.describe());
             model = PrivateLearners.train(plan, task.source().features(), y.codes(), y.names(), source.noise());
             diag.putAll(plan.describe());
+            diag.put("learner_choice", PrivateLearners.choiceReason(config, kind, eps, sizePublic));
         }
         // the target's own adaptation of what it received: its rows, its result, nothing released
         Classifier used = TargetRefinements.apply(config, model, task.target().features());
