@@ -467,6 +467,28 @@ public final class Runs {
         return mant + "e" + Integer.parseInt(me[1]);
     }
 
+    /** The diagnostics keys that state a choice a method made (issue 29: what was chosen, among what, why, at what cost). */
+    static final List<String> CHOICE_KEYS = List.of("learner", "learner_choice", "candidates", "chosen", "chosen_noisy_validation_count",
+            "per_candidate_epsilon", "sigma", "sigma_choice", "refine", "refine_choice");
+
+    /**
+     * One line per choice the method reports in its (public) diagnostics, from the first run, for the text output (the
+     * JSON carries every run's diagnostics).
+     */
+    public static List<String> choiceLines(Report.TaskResult r) {
+        List<String> out = new ArrayList<>();
+        if (r.diagnostics() == null || r.diagnostics().isEmpty()) {
+            return out;
+        }
+        Map<String, Object> d = r.diagnostics().get(0);
+        for (String k : CHOICE_KEYS) {
+            if (d.containsKey(k)) {
+                out.add(k + ": " + d.get(k));
+            }
+        }
+        return out;
+    }
+
     /** A warning when a result's mean accuracy is at chance level on the task's evaluation rows, else null. */
     public static String chanceWarning(Report.TaskResult r, AdaptationTask task) {
         Dataset eval = task.evaluation();

@@ -334,6 +334,10 @@ public final class BenchCommand implements Callable<Integer> {
             out.print(md);
             out.printf(Locale.ROOT, "%npreprocessing: %s (each party fitted on its own data); classifier %s (l2=%s)%n",
                     pre.spec(), methodOptions.classifier, methodOptions.l2);
+            if (anyPrivate) {
+                out.println("which method, learner and refinement the evidence supports for which data (n per class, d, K, "
+                        + "epsilon, who is protected): docs/choosing-a-method.md");
+            }
         }
         return ExitCodes.OK;
     }

@@ -175,6 +175,9 @@ public final class RunCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "%s %s on the target%s%n", result.isRegression() ? "error:        " : "accuracy:     ", Runs.percent(result),
                     runs > 1 ? " (" + runs + " runs)" : "");
             out.printf(Locale.ROOT, "privacy:       %s%n", Runs.privacySummary(result));
+            for (String c : Runs.choiceLines(result)) {
+                out.printf(Locale.ROOT, "choice:        %s%n", c);
+            }
             if (chance != null) {
                 out.printf(Locale.ROOT, "warning:       %s%n", chance);
             }
