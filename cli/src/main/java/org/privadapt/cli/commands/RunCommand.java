@@ -150,9 +150,18 @@ public final class RunCommand implements Callable<Integer> {
             cfg.put("seeded_noise", privacy.seeded());
         }
         String chance = Runs.chanceWarning(result, task);
+        List<String> warnings = new ArrayList<>();
+        if (chance != null) {
+            warnings.add(chance);
+        }
+        if (result.warnings() != null) {
+            warnings.addAll(result.warnings()); // degenerate predictions: read without labels
+        }
+        for (String w : result.warnings() == null ? List.<String>of() : result.warnings()) {
+            spec.commandLine().getErr().println("privadapt: warning: " + w);
+        }
         Report report = new Report("privadapt", Version.get(), "run", Instant.now().toString(),
-                Report.Environment.current(LinAlg.backend().description()), cfg, datasets, List.of(result),
-                chance == null ? List.of() : List.of(chance));
+                Report.Environment.current(LinAlg.backend().description()), cfg, datasets, List.of(result), warnings);
         String md = Markdown.resultsTable("privadapt run: " + m.name(), List.of(result));
         output.write(report, md, null, null);
 
@@ -172,6 +181,10 @@ public final class RunCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "privacy:       %s%n", Runs.privacySummary(result));
             if (chance != null) {
                 out.printf(Locale.ROOT, "warning:       %s%n", chance);
+            }
+            String refine = Runs.refineSummary(result);
+            if (refine != null) {
+                out.printf(Locale.ROOT, "refine:        %s%n", refine);
             }
         }
         return ExitCodes.OK;

@@ -70,11 +70,12 @@ public final class DpSourceOnlyMethod implements AdaptationMethod {
         source.charge("source model (" + kind.label() + ")", kind.label(), plan.event(), plan.describe());
         Network model = PrivateLearners.train(plan, task.source().features(), y.codes(), y.names(), source.noise());
         // the target's own adaptation of what it received: its rows, its result, nothing released
-        Classifier used = TargetRefinements.apply(config, model, task.target().features());
+        TargetRefinements.Refined refined = TargetRefinements.refine(config, model, task.target().features());
+        Classifier used = refined.model();
         int[] pred = new int[task.evaluation().size()];
         double acc = Classifiers.accuracy(used, task.evaluation().features(), task.evaluation(), pred);
         Map<String, Object> diag = new LinkedHashMap<>(plan.describe());
-        diag.putAll(TargetRefinements.describe(config));
+        diag.putAll(refined.diagnostics());
         return new AdaptationOutcome(name(), acc, pred, model.classNames(),
                 Map.of("source", source.spent(), "target", PrivacyCost.NONE), diag);
     }
