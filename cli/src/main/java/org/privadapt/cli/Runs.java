@@ -139,14 +139,77 @@ public final class Runs {
         for (Ran o : outcomes) {
             diagnostics.add(new java.util.TreeMap<>(o.outcome().diagnostics()));
         }
-        // a private method's diagnostics are reported only when it vouches that they are DP or public
-        boolean any = method.diagnosticsArePublic() && diagnostics.stream().anyMatch(m -> !m.isEmpty());
+        // a private method's diagnostics are reported only when it vouches that they are DP or public; the target's own
+        // refinement (refine) is reported always: the target's choice on its own rows, for the target, releasing nothing
+        if (!method.diagnosticsArePublic()) {
+            diagnostics.replaceAll(m -> m.containsKey("refine") ? new java.util.TreeMap<>(Map.of("refine", m.get("refine")))
+                    : new java.util.TreeMap<>());
+        }
+        boolean any = diagnostics.stream().anyMatch(m -> !m.isEmpty());
         if (regression) {
             return Report.TaskResult.regression(task.name(), sourceName, targetName, method.name(), sw, runs, mean(acc), std(acc),
                     acc, spend).withDiagnostics(any ? diagnostics : null);
         }
         return new Report.TaskResult(task.name(), sourceName, targetName, method.name(), sw, runs, mean(acc), std(acc), acc, spend)
-                .withDiagnostics(any ? diagnostics : null);
+                .withDiagnostics(any ? diagnostics : null).withWarnings(degenerateWarnings(outcomes, runs));
+    }
+
+    /**
+     * The degenerate-prediction warning (Metrics.degenerateWarning: one class for almost every evaluation row) of a
+     * cell's runs, read from the predictions alone (no label): one line naming how many runs it concerns.
+     */
+    private static List<String> degenerateWarnings(Ran[] outcomes, int runs) {
+        String first = null;
+        int count = 0;
+        for (Ran o : outcomes) {
+            AdaptationOutcome out = o.outcome();
+            if (out.isRegression() || out.isMultiLabel()) {
+                continue;
+            }
+            String w = org.privadapt.models.Metrics.degenerateWarning(out.predictions(), out.classNames());
+            if (w != null) {
+                count++;
+                first = first == null ? w : first;
+            }
+        }
+        if (first == null) {
+            return List.of();
+        }
+        return List.of(runs > 1 ? first + String.format(Locale.ROOT, " (in %d of %d runs; the first shown)", count, runs) : first);
+    }
+
+    /**
+     * One line saying what refine=auto chose in each run of a result (e.g. "auto chose centroids (runs 1-3)", or
+     * "auto chose centre in 2 runs, centroids in 1"), or null when the result has no auto choice.
+     */
+    @SuppressWarnings("unchecked")
+    public static String refineSummary(Report.TaskResult r) {
+        if (r.diagnostics() == null) {
+            return null;
+        }
+        Map<String, Integer> chosen = new LinkedHashMap<>();
+        for (Map<String, Object> d : r.diagnostics()) {
+            if (d.get("refine") instanceof Map<?, ?> m && m.get("chosen") != null) {
+                chosen.merge(String.valueOf(m.get("chosen")), 1, Integer::sum);
+            }
+        }
+        if (chosen.isEmpty()) {
+            return null;
+        }
+        StringBuilder sb = new StringBuilder("auto chose ");
+        chosen.forEach((k, v) -> sb.append(sb.length() > 11 ? ", " : "").append(k).append(r.runs() > 1 ? " in " + v + " of " + r.runs() + " runs" : ""));
+        return sb.append(" (on the target's own unlabelled rows; nothing released; criteria in the JSON diagnostics)").toString();
+    }
+
+    /** The degenerate-prediction warnings of a result, prefixed by its task and method, for standard error. */
+    public static List<String> predictionWarnings(Report.TaskResult r) {
+        List<String> out = new ArrayList<>();
+        if (r.warnings() != null) {
+            for (String w : r.warnings()) {
+                out.add(r.task() + " " + r.method() + ": " + w);
+            }
+        }
+        return out;
     }
 
     /** One repetition's outcome and the sessions it charged. */
@@ -467,9 +530,9 @@ public final class Runs {
         return mant + "e" + Integer.parseInt(me[1]);
     }
 
-    /** The diagnostics keys that state a choice a method made (issue 29: what was chosen, among what, why, at what cost). */
+    /** The diagnostics keys that state a choice a method made (issue 29: what was chosen, among what, why, at what cost); the refinement has its own line ({@link #refineSummary}). */
     static final List<String> CHOICE_KEYS = List.of("learner", "learner_choice", "candidates", "chosen", "chosen_noisy_validation_count",
-            "per_candidate_epsilon", "sigma", "sigma_choice", "refine", "refine_choice");
+            "per_candidate_epsilon", "sigma", "sigma_choice");
 
     /**
      * One line per choice the method reports in its (public) diagnostics, from the first run, for the text output (the

@@ -52,4 +52,33 @@ public final class Metrics {
                 + "the %d evaluation rows): the model learnt nothing usable about the target", 100 * accuracy,
                 100 * majorityRate(truth), truth.size());
     }
+    /** Share of predictions at or above which {@link #degenerateWarning} fires (K >= 2 classes). */
+    public static final double DEGENERATE_SHARE = 0.9;
+
+    /**
+     * A one-line warning when a model predicts one class for at least {@link #DEGENERATE_SHARE} of the rows (with at
+     * least two classes and at least ten rows), else null. It reads predictions only, never labels, so it applies to
+     * unlabelled rows too: a model collapsed onto one class is useless unless the rows really are that unbalanced.
+     */
+    public static String degenerateWarning(int[] predicted, java.util.List<String> classNames) {
+        int k = classNames.size();
+        if (k < 2 || predicted.length < 10) {
+            return null;
+        }
+        int[] counts = new int[k];
+        for (int p : predicted) {
+            counts[p]++;
+        }
+        int top = 0;
+        for (int c = 1; c < k; c++) {
+            top = counts[c] > counts[top] ? c : top;
+        }
+        double share = (double) counts[top] / predicted.length;
+        if (share < DEGENERATE_SHARE) {
+            return null;
+        }
+        return String.format(java.util.Locale.ROOT, "degenerate predictions: the model predicts class '%s' for %.1f %% of the "
+                + "%d rows (%d classes): unless the rows really are that unbalanced, it has collapsed onto one class",
+                classNames.get(top), 100 * share, predicted.length, k);
+    }
 }

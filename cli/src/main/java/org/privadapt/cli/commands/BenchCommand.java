@@ -285,6 +285,9 @@ public final class BenchCommand implements Callable<Integer> {
                         progress.message(taskName + " " + m.name());
                         results.add(Runs.repeat(m, task, config, runs, sw, pair[0], pair[1], progress,
                                 run -> privacy.context(run, null, null, null, null), jobs));
+                        for (String w : Runs.predictionWarnings(results.get(results.size() - 1))) {
+                            spec.commandLine().getErr().println("privadapt: warning: " + w); // also in the JSON result
+                        }
                         if (saved != null) {
                             List<String> partial = new ArrayList<>(notes);
                             partial.add("checkpoint: " + results.size() + " of " + pairs.size() * ms.size() * sweepValues.size()

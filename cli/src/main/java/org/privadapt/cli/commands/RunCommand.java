@@ -156,6 +156,12 @@ public final class RunCommand implements Callable<Integer> {
             warnings.add(chance);
         }
         unspent.forEach(n -> warnings.add("budget left unspent: " + n));
+        if (result.warnings() != null) {
+            warnings.addAll(result.warnings()); // degenerate predictions: read without labels
+        }
+        for (String w : result.warnings() == null ? List.<String>of() : result.warnings()) {
+            spec.commandLine().getErr().println("privadapt: warning: " + w);
+        }
         Report report = new Report("privadapt", Version.get(), "run", Instant.now().toString(),
                 Report.Environment.current(LinAlg.backend().description()), cfg, datasets, List.of(result), warnings);
         String md = Markdown.resultsTable("privadapt run: " + m.name(), List.of(result));
@@ -183,6 +189,10 @@ public final class RunCommand implements Callable<Integer> {
             }
             for (String n : unspent) {
                 out.printf(Locale.ROOT, "note:          budget left unspent: %s%n", n);
+            }
+            String refine = Runs.refineSummary(result);
+            if (refine != null) {
+                out.printf(Locale.ROOT, "refine:        %s%n", refine);
             }
         }
         return ExitCodes.OK;

@@ -185,9 +185,10 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
         @Option(names = "--json", description = "Print a JSON summary (with the accuracy when the data has labels) on standard output.")
         boolean json;
 
-        @Option(names = "--refine", defaultValue = "none", paramLabel = "none|centroids|self-training",
+        @Option(names = "--refine", defaultValue = "auto", paramLabel = "auto|none|centroids|self-training",
                 description = "Refine the model on these rows before predicting (the target's own computation: nothing is "
-                        + "released, the source's guarantee is unchanged; docs/privacy/private-learners.md). Default: ${DEFAULT-VALUE}.")
+                        + "released, the source's guarantee is unchanged; docs/privacy/private-learners.md); auto chooses among "
+                        + "none, centroids and self-training on these rows by a fixed label-free rule. Default: ${DEFAULT-VALUE}.")
         String refine;
 
         @Mixin
@@ -198,8 +199,8 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             PartyOptions.requireWritable(out, "--out");
             org.privadapt.methods.core.MethodConfig refineConfig = org.privadapt.methods.core.MethodConfig.defaults()
                     .withParam("refine", refine);
-            if (!java.util.Set.of("none", "centroids", "self-training").contains(refine)) {
-                throw new UsageException("--refine: '" + refine + "' is not one of none, centroids, self-training (a PRIMA/PRISA "
+            if (!java.util.Set.of("auto", "none", "centroids", "self-training").contains(refine)) {
+                throw new UsageException("--refine: '" + refine + "' is not one of auto, none, centroids, self-training (a PRIMA/PRISA "
                         + "model is not one linear map of the rows, so centre and im do not apply)");
             }
             SourceModel model = SourceModel.fromArtifact(Artifact.read(modelFile, "model"), modelFile.toString());
@@ -212,10 +213,21 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             }
             Dataset rows = prepare(data, dataRef, DataSpecs.Role.EVALUATION, model.preprocessing(), "target");
             int[] pred = Prima.predict(model, rows);
-            org.privadapt.models.Classifier refined = org.privadapt.methods.core.TargetRefinements.applyToPredictions(refineConfig,
-                    pred, model.classNames(), rows.features());
+            // degenerate predictions of the received model, and then of the refined one: read without labels
+            List<String> predictionWarnings = new java.util.ArrayList<>();
+            String received = Metrics.degenerateWarning(pred, model.classNames());
+            if (received != null) {
+                predictionWarnings.add("received model: " + received);
+            }
+            org.privadapt.methods.core.TargetRefinements.Refined refinement = org.privadapt.methods.core.TargetRefinements
+                    .refinePredictions(refineConfig, pred, model.classNames(), rows.features());
+            org.privadapt.models.Classifier refined = refinement.model();
             if (refined != null) {
                 pred = refined.predict(rows.features());
+                String after = Metrics.degenerateWarning(pred, model.classNames());
+                if (after != null) {
+                    predictionWarnings.add("refined model: " + after);
+                }
             }
             List<String> names = model.classNames();
             StringBuilder csv = new StringBuilder("row,prediction\n");
@@ -238,8 +250,17 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             summary.put("accuracy", accuracy);
             summary.put("model_private", model.privacy().path("private").asBoolean());
             summary.put("refine", refine);
+            if (refinement.diagnostics().get("refine") instanceof Map<?, ?> choice) {
+                summary.put("refine_choice", choice);
+            }
             if (chance != null) {
                 summary.put("warning", chance);
+            }
+            if (!predictionWarnings.isEmpty()) {
+                summary.put("prediction_warnings", predictionWarnings);
+            }
+            for (String pw : predictionWarnings) {
+                spec.commandLine().getErr().println("privadapt: warning: " + pw);
             }
             if (json) {
                 w.println(Json.write(summary));
@@ -250,6 +271,10 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
                 }
                 if (chance != null) {
                     w.println("warning:     " + chance);
+                }
+                if (refinement.diagnostics().get("refine") instanceof Map<?, ?> choice) {
+                    w.println("refine:      auto chose " + choice.get("chosen") + " (" + choice.get("reason") + "; on these rows "
+                            + "only, nothing released)");
                 }
                 if (!model.privacy().path("private").asBoolean()) {
                     w.println("warning:     the model was trained with seeded noise: NOT differentially private");
@@ -364,20 +389,26 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             List<String> names = rel.classNames();
             int[] pred;
             Double accuracy = null;
+            Object refineChoice = null;
             if (evaluation != null && rows.isClassification()) {
                 org.privadapt.methods.core.AdaptationOutcome o = org.privadapt.methods.dpot.DpotDaMethod.targetSide(rel, task, mc, own.bits());
                 pred = o.predictions();
                 accuracy = o.accuracy();
                 names = o.classNames();
+                refineChoice = o.diagnostics().get("refine");
             } else {
                 org.privadapt.methods.dpot.Dpot.Transported tr = org.privadapt.methods.dpot.Dpot.adapt(rel, rows.features(), null, own.bits());
                 org.privadapt.models.Classifier trained = Classifiers.train(mc, tr.features(), new ClassLabels(tr.labels(), rel.classNames()));
                 // in the model's space (clipped rows at record level), as DpotDaMethod.targetSide predicts
                 org.privadapt.math.FeatureMatrix own2 = org.privadapt.methods.dpot.Dpot.targetRows(rows.features(), rel.config());
-                org.privadapt.models.Classifier model = org.privadapt.methods.core.TargetRefinements.apply(mc, trained, own2);
+                org.privadapt.methods.core.TargetRefinements.Refined refinement = org.privadapt.methods.core.TargetRefinements
+                        .refine(mc, trained, own2);
+                org.privadapt.models.Classifier model = refinement.model();
                 pred = model.predict(own2);
                 names = model.classNames();
+                refineChoice = refinement.diagnostics().get("refine");
             }
+            String degenerate = Metrics.degenerateWarning(pred, names); // read without labels
             StringBuilder csv = new StringBuilder("row,prediction\n");
             for (int i = 0; i < pred.length; i++) {
                 csv.append(i).append(',').append(names.get(pred[i])).append('\n');
@@ -399,8 +430,15 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             summary.put("release_level", rel.privacy().path("level").asText());
             summary.put("release_epsilon", rel.privacy().path("epsilon_spent").asDouble());
             summary.put("release_private", releasePrivate);
+            if (refineChoice instanceof Map<?, ?> choice) {
+                summary.put("refine_choice", choice);
+            }
             if (chance != null) {
                 summary.put("warning", chance);
+            }
+            if (degenerate != null) {
+                summary.put("prediction_warnings", List.of(degenerate));
+                spec.commandLine().getErr().println("privadapt: warning: " + degenerate);
             }
             if (json) {
                 w.println(Json.write(summary));
@@ -411,6 +449,10 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
                 }
                 if (chance != null) {
                     w.println("warning:     " + chance);
+                }
+                if (refineChoice instanceof Map<?, ?> choice) {
+                    w.println("refine:      auto chose " + choice.get("chosen") + " (" + choice.get("reason") + "; on these rows "
+                            + "only, nothing released)");
                 }
                 w.printf(Locale.ROOT, "source:      %s%n", rel.privacy().path("guarantee").asText());
                 if (!releasePrivate) {

@@ -79,7 +79,7 @@ public record Report(String tool, String version, String command, String created
      * mean and sd).
      */
     @JsonPropertyOrder({"task", "source", "target", "method", "sweep", "runs", "accuracy_mean", "accuracy_std", "accuracies",
-        "mse_mean", "mse_std", "mses", "relative_mse_mean", "relative_mse_std", "relative_mse", "privacy", "diagnostics"})
+        "mse_mean", "mse_std", "mses", "relative_mse_mean", "relative_mse_std", "relative_mse", "privacy", "diagnostics", "warnings"})
     @com.fasterxml.jackson.annotation.JsonIgnoreProperties(value = {"relative_mse_mean", "relative_mse_std"}, allowGetters = true)
     public record TaskResult(String task, String source, String target, String method, Map<String, String> sweep, int runs,
                              @com.fasterxml.jackson.annotation.JsonProperty("accuracy_mean")
@@ -102,7 +102,18 @@ public record Report(String tool, String version, String command, String created
                              @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
                              List<Double> relativeMse,
                              @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
-                             List<Map<String, Object>> diagnostics) {
+                             List<Map<String, Object>> diagnostics,
+                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                             List<String> warnings) {
+        /** A result without warnings (the canonical constructor's last component empty). */
+        public TaskResult(String task, String source, String target, String method, Map<String, String> sweep, int runs,
+                          Double accuracyMean, Double accuracyStd, List<Double> accuracies, Map<String, PartySpend> privacy,
+                          Double mseMean, Double mseStd, List<Double> mses, List<Double> relativeMse,
+                          List<Map<String, Object>> diagnostics) {
+            this(task, source, target, method, sweep, runs, accuracyMean, accuracyStd, accuracies, privacy, mseMean, mseStd, mses,
+                    relativeMse, diagnostics, null);
+        }
+
         /** A classification result. */
         public TaskResult(String task, String source, String target, String method, Map<String, String> sweep, int runs,
                           double accuracyMean, double accuracyStd, List<Double> accuracies, Map<String, PartySpend> privacy) {
@@ -155,7 +166,7 @@ public record Report(String tool, String version, String command, String created
         /** This result with each run's MSE relative to target-only's on the same split. */
         public TaskResult withRelativeMse(List<Double> relative) {
             return new TaskResult(task, source, target, method, sweep, runs, accuracyMean, accuracyStd, accuracies, privacy,
-                    mseMean, mseStd, mses, relative == null ? null : List.copyOf(relative), diagnostics);
+                    mseMean, mseStd, mses, relative == null ? null : List.copyOf(relative), diagnostics, warnings);
         }
 
         /**
@@ -164,7 +175,13 @@ public record Report(String tool, String version, String command, String created
          */
         public TaskResult withDiagnostics(List<Map<String, Object>> perRun) {
             return new TaskResult(task, source, target, method, sweep, runs, accuracyMean, accuracyStd, accuracies, privacy,
-                    mseMean, mseStd, mses, relativeMse, perRun == null ? null : List.copyOf(perRun));
+                    mseMean, mseStd, mses, relativeMse, perRun == null ? null : List.copyOf(perRun), warnings);
+        }
+
+        /** This result with warnings about its predictions (e.g. one class for almost every row), read without labels. */
+        public TaskResult withWarnings(List<String> list) {
+            return new TaskResult(task, source, target, method, sweep, runs, accuracyMean, accuracyStd, accuracies, privacy,
+                    mseMean, mseStd, mses, relativeMse, diagnostics, list == null || list.isEmpty() ? null : List.copyOf(list));
         }
     }
 

@@ -61,12 +61,15 @@ public final class SourceOnlyMethod implements AdaptationMethod {
             // paper 003's protocol (a regression task, or --param target-train=N): the same split as its other methods
             return org.privadapt.methods.bassily.SupervisedMethods.sourceOnly(task, config);
         }
-        TargetRefinements.mode(config);
+        // source-only is the no-adaptation baseline of every comparison: its refine defaults to none (refine=auto on request)
+        MethodConfig rc = config.params().containsKey("refine") ? config : config.withParam("refine", "none");
+        TargetRefinements.mode(rc);
         Classifier trained = Classifiers.train(config, task.source().features(), task.source().classLabels());
         // the non-private reference for the private methods' refine option: the same target-side refinement
-        Classifier model = TargetRefinements.apply(config, trained, task.target().features());
+        TargetRefinements.Refined refined = TargetRefinements.refine(rc, trained, task.target().features());
+        Classifier model = refined.model();
         int[] pred = new int[task.evaluation().size()];
         double acc = Classifiers.accuracy(model, task.evaluation().features(), task.evaluation(), pred);
-        return new AdaptationOutcome(name(), acc, pred, model.classNames(), NonPrivate.sourceOnly(), TargetRefinements.describe(config));
+        return new AdaptationOutcome(name(), acc, pred, model.classNames(), NonPrivate.sourceOnly(), refined.diagnostics());
     }
 }

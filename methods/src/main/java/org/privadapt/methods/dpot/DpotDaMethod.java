@@ -70,13 +70,14 @@ public final class DpotDaMethod implements AdaptationMethod {
         Dpot.Transported tr = Dpot.adapt(release, task.target().features(), tl.any() ? tl.codes() : null, bits);
         Classifier trained = trainOn(tr.features(), tr.labels(), release.classNames(), task, tl, config, release.config());
         // the target's own refinement on its rows, in the model's space: nothing released
-        Classifier model = org.privadapt.methods.core.TargetRefinements.apply(config, trained,
-                Dpot.targetRows(task.target().features(), release.config()));
+        org.privadapt.methods.core.TargetRefinements.Refined refined = org.privadapt.methods.core.TargetRefinements.refine(config,
+                trained, Dpot.targetRows(task.target().features(), release.config()));
+        Classifier model = refined.model();
         int[] pred = new int[tl.unlabelled().length];
         double acc = Classifiers.accuracy(model, Dpot.targetRows(task.evaluation().features(), release.config()).selectRows(tl.unlabelled()),
                 task.evaluation().selectRows(tl.unlabelled(), "unlabelled target rows"), pred);
         Map<String, Object> diag = new LinkedHashMap<>(tr.diagnostics());
-        diag.putAll(org.privadapt.methods.core.TargetRefinements.describe(config));
+        diag.putAll(refined.diagnostics());
         diag.put("level", release.config().level().name().toLowerCase(java.util.Locale.ROOT));
         diag.put("source_epsilon_spent", release.privacy().path("epsilon_spent").asDouble());
         diag.put("target_labelled_rows", task.target().size() - tl.unlabelled().length);

@@ -105,10 +105,11 @@ public final class DpSourceOnlyMethod implements AdaptationMethod {
             diag.put("learner_choice", PrivateLearners.choiceReason(config, kind, eps, sizePublic));
         }
         // the target's own adaptation of what it received: its rows, its result, nothing released
-        Classifier used = TargetRefinements.apply(config, model, task.target().features());
+        TargetRefinements.Refined refined = TargetRefinements.refine(config, model, task.target().features());
+        Classifier used = refined.model();
         int[] pred = new int[task.evaluation().size()];
         double acc = Classifiers.accuracy(used, task.evaluation().features(), task.evaluation(), pred);
-        diag.putAll(TargetRefinements.describe(config));
+        diag.putAll(refined.diagnostics());
         return new AdaptationOutcome(name(), acc, pred, model.classNames(),
                 Map.of("source", source.spent(), "target", PrivacyCost.NONE), diag);
     }

@@ -158,12 +158,14 @@ public final class PateMethod implements AdaptationMethod {
         // 5. the target's student, on its own rows with the noisy labels
         Classifier trained = Classifiers.train(config, qx, new ClassLabels(labels, y.names()));
         // the target's own refinement of its student on all its rows: nothing released
-        Classifier student = org.privadapt.methods.core.TargetRefinements.apply(config, trained, task.target().features());
+        org.privadapt.methods.core.TargetRefinements.Refined refined = org.privadapt.methods.core.TargetRefinements.refine(config,
+                trained, task.target().features());
+        Classifier student = refined.model();
         int[] pred = new int[task.evaluation().size()];
         double acc = Classifiers.accuracy(student, task.evaluation().features(), task.evaluation(), pred);
 
         Map<String, Object> diag = new LinkedHashMap<>(plan.describe());
-        diag.putAll(org.privadapt.methods.core.TargetRefinements.describe(config));
+        diag.putAll(refined.diagnostics());
         diag.put("queries_rule", qSpec.equals("auto") ? "auto: sigma <= " + ratio + " x teachers" : qSpec);
         diag.put("partition", "keyed SHA-256 of each record (label, features), key = seed");
         int smallest = Integer.MAX_VALUE;

@@ -116,14 +116,15 @@ public final class PrimaMethod implements AdaptationMethod {
             SourceModel shipped = SourceModel.fromArtifact(Artifact.parse("model", model.toArtifact(runId).toBytes(), "model"), "model");
             int[] pred = Prima.predict(shipped, task.evaluation());
             // the target's own adaptation of the model it received: its rows, its result, nothing released
-            org.privadapt.models.Classifier refined = org.privadapt.methods.core.TargetRefinements.applyToPredictions(config,
-                    Prima.predict(shipped, task.target()), shipped.classNames(), task.target().features());
+            org.privadapt.methods.core.TargetRefinements.Refined refinement = org.privadapt.methods.core.TargetRefinements
+                    .refinePredictions(config, Prima.predict(shipped, task.target()), shipped.classNames(), task.target().features());
+            org.privadapt.models.Classifier refined = refinement.model();
             if (refined != null) {
                 pred = refined.predict(task.evaluation().features());
             }
             double acc = Metrics.accuracy(pred, Classifiers.truthFor(shipped.classNames(), task.evaluation()));
             Map<String, Object> diag = new LinkedHashMap<>(Prima.describe(release));
-            diag.putAll(org.privadapt.methods.core.TargetRefinements.describe(config));
+            diag.putAll(refinement.diagnostics());
             return new AdaptationOutcome(name, acc, pred, shipped.classNames(),
                     Map.of("source", privacy.source().spent(), "target", privacy.target().spent()), diag);
         } catch (ArtifactException e) {
