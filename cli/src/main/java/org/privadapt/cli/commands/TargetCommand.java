@@ -185,7 +185,7 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
         @Option(names = "--json", description = "Print a JSON summary (with the accuracy when the data has labels) on standard output.")
         boolean json;
 
-        @Option(names = "--refine", defaultValue = "auto", paramLabel = "auto|none|centroids|self-training",
+        @Option(names = "--refine", defaultValue = "none", paramLabel = "auto|none|centroids|self-training",
                 description = "Refine the model on these rows before predicting (the target's own computation: nothing is "
                         + "released, the source's guarantee is unchanged; docs/privacy/private-learners.md); auto chooses among "
                         + "none, centroids and self-training on these rows by a fixed label-free rule. Default: ${DEFAULT-VALUE}.")
