@@ -73,6 +73,11 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the JSON result on standard output.")
     boolean json;
 
+    @Option(names = "--refine", defaultValue = "none", paramLabel = "R",
+            description = "The target's refinement of the private methods' models (none, auto, centroids, self-training; "
+                    + "docs/privacy/private-learners.md; default: ${DEFAULT-VALUE}).")
+    String refine;
+
     static final List<String> NON_PRIVATE = List.of("source-only", "coral");
     static final List<String> PRIVATE = List.of("dp-source-only", "prima");
 
@@ -93,7 +98,12 @@ public final class DemoCommand implements Callable<Integer> {
         DefaultPreprocessing.Choice priv = DefaultPreprocessing.choose(p.source(), true);
         String name = "synthetic source -> synthetic target";
         AdaptationTask plainTask = TaskPreparation.prepare(name, p.source(), p.target(), p.target(), plain.preprocessing());
+        if (!List.of("none", "auto", "centroids", "self-training").contains(refine)) {
+            throw new UsageException("--refine must be none, auto, centroids or self-training (PRIMA's model takes no other), got '"
+                    + refine + "'");
+        }
         MethodConfig config = MethodConfig.defaults();
+        MethodConfig privateConfig = config.withParam("refine", refine);
         List<Report.TaskResult> results = new ArrayList<>();
         for (String m : NON_PRIVATE) {
             results.add(Runs.repeat(Runs.method(m), plainTask, config, 1, null, "synthetic/source", "synthetic/target", null,
@@ -103,7 +113,7 @@ public final class DemoCommand implements Callable<Integer> {
             var method = Runs.method(m);
             AdaptationTask task = TaskPreparation.prepare(name, p.source(), p.target(), p.target(), priv.preprocessing(),
                     method.protectedParties());
-            results.add(Runs.repeat(method, task, config, 1, null, "synthetic/source", "synthetic/target", null,
+            results.add(Runs.repeat(method, task, privateConfig, 1, null, "synthetic/source", "synthetic/target", null,
                     run -> seed == null ? PrivacyContext.secure(epsilon, delta) : PrivacyContext.seeded(epsilon, delta, seed + run)));
         }
         AdaptationTask task = plainTask;
