@@ -15,7 +15,7 @@ public record RepeatAndSelectEvent(DpEvent event, double mean, double shape) imp
         }
         if (!(shape >= 0) || Double.isInfinite(shape)) {
             throw new IllegalArgumentException("the shape of the repetitions' distribution must be finite and >= 0, got " + shape
-                    + " (the Poisson case is not implemented)");
+                    + " (the Poisson law of repetitions, shape infinity, is not offered: its bound needs the inner release to be nearly pure DP)");
         }
     }
 
