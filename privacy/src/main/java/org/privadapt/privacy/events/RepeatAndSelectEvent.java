@@ -15,7 +15,8 @@ public record RepeatAndSelectEvent(DpEvent event, double mean, double shape) imp
         }
         if (!(shape >= 0) || Double.isInfinite(shape)) {
             throw new IllegalArgumentException("the shape of the repetitions' distribution must be finite and >= 0, got " + shape
-                    + " (the Poisson law of repetitions, shape infinity, is not offered: its bound needs the inner release to be nearly pure DP)");
+                    + " (the Poisson law of repetitions, shape infinity, is not offered: its bound needs the inner release to be"
+                    + " nearly pure DP)");
         }
     }
 
