@@ -120,13 +120,14 @@ public final class AdversarialMethod implements AdaptationMethod {
             double sigmaEff = sigma / ("joint".equals(clipping) ? 1 : Math.sqrt(2));
             long cap = (long) Math.ceil(config.param("max-epochs", 1000) * nt / batch);
             PrivacySession t = privacy.target();
+            // the certificate the ledger charges with (the PLD accountant alone refuses Poisson sampling under replace-one)
             iterations = org.privadapt.models.dp.DpSgdTrainer.stepsWithinBudget(
-                    org.privadapt.privacy.accounting.Accountants.byName("pld", t.relation()), t.target().epsilon(), t.target().delta(),
+                    new org.privadapt.privacy.accounting.CertifyingAccountant(t.relation()), t.target().epsilon(), t.target().delta(),
                     Math.min(1.0, (double) batch / nt), sigmaEff, cap);
             if (mode == Mode.GDPDA) {
                 PrivacySession s = privacy.source();
                 long sourceSteps = org.privadapt.models.dp.DpSgdTrainer.stepsWithinBudget(
-                        org.privadapt.privacy.accounting.Accountants.byName("pld", s.relation()), s.target().epsilon(),
+                        new org.privadapt.privacy.accounting.CertifyingAccountant(s.relation()), s.target().epsilon(),
                         s.target().delta(), Math.min(1.0, (double) batch / ns), sigmaEff, 2 * cap);
                 iterations = Math.min(iterations, sourceSteps / 2); // two source releases per iteration
             }

@@ -137,4 +137,22 @@ class AdversarialBudgetTest {
         assertThat(sl.read().entries()).isEmpty();
         assertThat(ledgers.target().events()).isEmpty();
     }
+
+    /**
+     * Issue 30's audit: {@code epochs=auto} under replace-one was refused, because the step search asked the PLD
+     * accountant alone (which refuses Poisson sampling under replace-one); it now asks the ledger's certificate.
+     */
+    @Test
+    void epochsAutoRunsUnderReplaceOneWithinTheBudget() throws Exception {
+        AdaptationTask t = AdversarialMethodTest.task();
+        NoiseSource n = NoiseSource.seeded(5);
+        NeighbouringRelation rep = NeighbouringRelation.REPLACE_ONE;
+        for (String m : new String[] {"dpda", "g-dpda"}) {
+            PrivacyContext c = new PrivacyContext(new PrivacySession("source", new PrivacyBudget(4, 1e-4), rep, n, null),
+                    new PrivacySession("target", new PrivacyBudget(2, 1e-4), rep, n.split(), null));
+            AdaptationOutcome o = Methods.get(m).run(t, cfg("epochs", "auto", "sigma", "2", "max-epochs", "3"), c);
+            assertThat(o.privacy().get("target").epsilon()).as(m).isLessThanOrEqualTo(2.0).isPositive();
+            assertThat(((Number) o.diagnostics().get("iterations")).longValue()).as(m).isPositive();
+        }
+    }
 }
