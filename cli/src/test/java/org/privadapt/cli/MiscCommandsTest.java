@@ -89,4 +89,14 @@ class MiscCommandsTest {
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("epsilon = infinity").contains("no privacy").doesNotContain("NaN");
     }
+
+    /** Issue 30's audit: a suite with no source -> target task was an IndexOutOfBounds stack trace in bench. */
+    @Test
+    void benchOnASuiteWithoutTasksIsAOneLineUsageError() throws Exception {
+        CliHarness.Result r = CliHarness.run("bench", "iu-chest-xray", "--methods", "source-only,dp-uda-gmm", "--epsilon", "2", "--seed", "1");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("suite 'iu-chest-xray' has no source -> target task").contains("iu-chest-xray-uda")
+                .doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(r.err().strip().lines().count()).isEqualTo(1);
+    }
 }

@@ -179,6 +179,13 @@ public final class BenchCommand implements Callable<Integer> {
             throw new UsageException("sweep either --epsilon (a list) or --sweep, not both");
         }
         List<String[]> pairs = resolveTasks(suite);
+        if (pairs.isEmpty()) {
+            // e.g. a suite with one domain (iu-chest-xray): nothing to adapt between, so nothing to bench
+            throw new UsageException("suite '" + suite.name() + "' has no source -> target task (domains: "
+                    + suite.domains().stream().map(Suite.Domain::name).toList() + "); suites with tasks: " + String.join(", ",
+                    reg.suites().stream().filter(x -> !x.taskPairs().isEmpty()).map(Suite::name).toList())
+                    + "; or give its domains with --tasks SOURCE:TARGET, or run it with `run --source ... --target ...`");
+        }
         DefaultPreprocessing.Choice preDefault = preprocess != null ? null
                 : DefaultPreprocessing.choose(methodOptions.withTask(reg.load(suite.name(), pairs.get(0)[0], suite.trainSplit())), anyPrivate,
                         methodOptions.params.containsKey("target-train"));
