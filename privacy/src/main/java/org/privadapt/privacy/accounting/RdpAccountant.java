@@ -68,7 +68,17 @@ public final class RdpAccountant implements PrivacyAccountant {
 
     public RdpAccountant(NeighbouringRelation relation) {
         this(relation, DEFAULT_ORDERS, w -> System.err.println("privadapt: warning: " + w));
+        this.reportDropped = VERBOSE;
     }
+
+    /**
+     * Whether the fallback for fractional orders whose series does not converge is reported. It keeps the bound
+     * valid, so with the default (standard error) warnings it is said only when {@code PRIVADAPT_VERBOSE=1}; a caller
+     * that passes its own warning consumer receives it always.
+     */
+    private boolean reportDropped = true;
+
+    static final boolean VERBOSE = "1".equals(System.getenv("PRIVADAPT_VERBOSE"));
 
     /**
      * @param orders   Rényi orders, all > 1, any order (sorted here)
@@ -301,7 +311,7 @@ public final class RdpAccountant implements PrivacyAccountant {
     }
 
     private void warnDropped(double q, double s, List<Double> dropped) {
-        if (!dropped.isEmpty()) {
+        if (!dropped.isEmpty() && reportDropped) {
             warnings.accept(String.format(java.util.Locale.ROOT, "%d fractional RDP order(s) %s of the subsampled Gaussian (q=%.4g, "
                     + "noise multiplier %.4g): their series did not converge, so each takes the exact value at the next integer "
                     + "order (RDP is non-decreasing in the order) or, failing that, is dropped; epsilon remains a valid upper bound",
