@@ -158,11 +158,15 @@ public final class DpGaussianMixtureEm {
 
     // ---------------------------------------------------------------- the query
 
+    /** Scaled rows land this far inside the bound (as ClassStatistics' clipping). */
+    private static final double INSIDE = 1 - 1e-12;
+
     /**
-     * Every row scaled to L2 norm at most {@code r} (row-local).
+     * Every row scaled to L2 norm at most {@code r} (row-local), a long row to a hair inside it.
      *
      * @throws IllegalArgumentException for a row with a non-finite value (it could not be clipped)
      */
+
     public static DenseMatrix clipRows(FeatureMatrix x, double r) {
         double[] sq = x.rowSquaredNorms();
         double[] f = new double[sq.length];
@@ -171,7 +175,7 @@ public final class DpGaussianMixtureEm {
                 throw new IllegalArgumentException("row " + i + " has a non-finite norm (" + sq[i] + "), it cannot be clipped");
             }
             double norm = Math.sqrt(sq[i]);
-            f[i] = norm > r ? r / norm : 1.0;
+            f[i] = norm > r ? INSIDE * r / norm : 1.0; // a hair inside, so that rounding cannot push a norm past r
         }
         return x.toDense().scaleRows(f);
     }
