@@ -199,6 +199,28 @@ class SupervisedMethodsTest {
         }
     }
 
+    /**
+     * Issue 30's audit: dp-target-only for classes accepted add/remove, although its split permutes the pool by its
+     * size (one added record moves others between training, validation and test rows); refused now, nothing charged.
+     */
+    @Test
+    void dpTargetOnlyForClassesRefusesAddRemove() throws Exception {
+        org.privadapt.data.Dataset s = org.privadapt.methods.neighbours.Neighbours.random(300, 4, 3, 2.0, 1).dataset("s");
+        org.privadapt.data.Dataset tg = org.privadapt.methods.neighbours.Neighbours.random(700, 4, 3, 2.0, 2).dataset("t");
+        AdaptationTask t = new AdaptationTask("s->t", s, tg.withoutLabels(), tg);
+        PrivacyContext addRemove = PrivacyContext.seeded(2, 1e-4, 5);
+        assertThatThrownBy(() -> Methods.get("dp-target-only").run(t, config(1).withParam("learner", "ncm"), addRemove))
+                .hasMessageContaining("replace");
+        assertThat(addRemove.target().spent().epsilon()).isZero();
+        // under replace-one it runs and charges
+        NoiseSource n = NoiseSource.seeded(5);
+        PrivacyContext rep = new PrivacyContext(null, new PrivacySession("target", new PrivacyBudget(2, 1e-4),
+                NeighbouringRelation.REPLACE_ONE, n, null));
+        AdaptationOutcome o = Methods.get("dp-target-only").run(t, config(1).withParam("learner", "ncm"), rep);
+        assertThat(o.isRegression()).isFalse();
+        assertThat(rep.target().spent().epsilon()).isLessThanOrEqualTo(2.0 + 1e-9).isPositive();
+    }
+
     @Test
     void seededPrivateRunsAreReproducible() throws Exception {
         AdaptationTask t = task();
