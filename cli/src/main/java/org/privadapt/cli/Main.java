@@ -1,6 +1,7 @@
 package org.privadapt.cli;
 
 import java.io.PrintWriter;
+import org.privadapt.cli.commands.AuditCommand;
 import org.privadapt.cli.commands.BenchCommand;
 import org.privadapt.cli.commands.DatasetsCommand;
 import org.privadapt.cli.commands.DemoCommand;
@@ -21,7 +22,8 @@ import picocli.CommandLine.Command;
 @Command(name = "privadapt", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Differentially private domain adaptation between two parties.",
         subcommands = {DemoCommand.class, RunCommand.class, DatasetsCommand.class, PrivacyCommand.class,
-            BenchCommand.class, TargetCommand.class, SourceCommand.class, InspectCommand.class, CommandLine.HelpCommand.class},
+            BenchCommand.class, TargetCommand.class, SourceCommand.class, InspectCommand.class, AuditCommand.class,
+            CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 ok, 1 internal error, 2 usage error, 3 data error, 4 privacy budget refused, 5 invalid artifact or ledger."})
 public final class Main implements java.util.concurrent.Callable<Integer> {
 

@@ -402,6 +402,21 @@ public final class PrivateLearners {
         return 25 * (rowBound * rowBound + 1);
     }
 
+    /**
+     * The ncm learner's DP release: the per-class sums of the unit-normalised rows with Gaussian noise of std
+     * {@code noiseMultiplier} times the relation's sensitivity (the counts and moments are withheld). The model is its
+     * post-processing; the empirical audit (ReleaseAudit) attacks this release itself.
+     */
+    public static ClassStatistics ncmRelease(Plan p, FeatureMatrix x, int[] y, int k, org.privadapt.models.dp.NoiseAndSampling rnd) {
+        if (p.kind() != Kind.NCM) {
+            throw new IllegalArgumentException("not an ncm plan: " + p.kind().label());
+        }
+        FeatureMatrix unit = ClassStatistics.normaliseRows(x);
+        ClassStatistics exact = ClassStatistics.of(unit, y, k, false);
+        ClassStatistics.Sensitivities delta = ClassStatistics.sensitivities(p.relation(), 1.0);
+        return exact.withNoise(Double.POSITIVE_INFINITY, p.noiseMultiplier(), Double.POSITIVE_INFINITY, delta, rnd);
+    }
+
     /** Fits the planned learner (its event must already be charged); noise from {@code noise}. */
     public static Network train(Plan p, FeatureMatrix x, int[] y, List<String> classes, NoiseSource noise) {
         SessionRandomness rnd = new SessionRandomness(noise);
@@ -411,11 +426,7 @@ public final class PrivateLearners {
                 return PrivateTraining.train(p.gradient(), x, y, classes, noise);
             }
             case NCM -> {
-                FeatureMatrix unit = ClassStatistics.normaliseRows(x);
-                ClassStatistics exact = ClassStatistics.of(unit, y, classes.size(), false);
-                ClassStatistics.Sensitivities delta = ClassStatistics.sensitivities(p.relation(), 1.0);
-                return exact.withNoise(Double.POSITIVE_INFINITY, p.noiseMultiplier(), Double.POSITIVE_INFINITY, delta, rnd)
-                        .nearestClassMean(classes);
+                return ncmRelease(p, x, y, classes.size(), rnd).nearestClassMean(classes);
             }
             case LDA -> {
                 double r = c.param("learner-row-bound", 1.0);
