@@ -99,4 +99,20 @@ class MiscCommandsTest {
                 .doesNotContain("Exception").doesNotContain("\tat ");
         assertThat(r.err().strip().lines().count()).isEqualTo(1);
     }
+
+    /** privadapt audit: a bound below the claim in JSON for both relations; an unknown release is a usage error. */
+    @Test
+    void auditPrintsALowerBoundBelowTheClaim() throws Exception {
+        CliHarness.Result r = CliHarness.run("audit", "--trials", "20000", "--seed", "3", "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode a = Json.MAPPER.readTree(r.out()).get("audits");
+        assertThat(a).hasSize(2);
+        for (JsonNode x : a) {
+            assertThat(x.get("empirical_epsilon_lower_bound").asDouble()).isBetween(0.0, 2.0);
+            assertThat(x.get("noise").asText()).contains("NOT PRIVATE");
+        }
+        CliHarness.Result bad = CliHarness.run("audit", "--release", "nonsense");
+        assertThat(bad.code()).isEqualTo(2);
+        assertThat(bad.err()).contains("auditable: ncm");
+    }
 }
