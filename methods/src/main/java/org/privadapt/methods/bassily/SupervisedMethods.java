@@ -1068,6 +1068,7 @@ public final class SupervisedMethods {
         @Override
         public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy)
                 throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
+            SupervisedProtocol original = SupervisedProtocol.draw(task, config); // refuses multi-label targets first
             PrivacySession target = privacy.target();
             if (target.relation() != org.privadapt.privacy.NeighbouringRelation.REPLACE_ONE) {
                 // the protocol's split permutes the pool by its size: under add/remove one record moves others between
@@ -1076,7 +1077,6 @@ public final class SupervisedMethods {
                 throw new IllegalArgumentException("dp-target-only protects the target under replace-one (its split permutes the "
                         + "rows by their number, n public): use --relation replace");
             }
-            SupervisedProtocol original = SupervisedProtocol.draw(task, config);
             if (!original.isRegression()) {
                 return classification(task, original, config, target);
             }
