@@ -113,6 +113,6 @@ class MiscCommandsTest {
         }
         CliHarness.Result bad = CliHarness.run("audit", "--release", "nonsense");
         assertThat(bad.code()).isEqualTo(2);
-        assertThat(bad.err()).contains("auditable: ncm");
+        assertThat(bad.err()).contains("auditable: ncm, lda");
     }
 }

@@ -27,7 +27,7 @@ public final class AuditCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--release", defaultValue = "ncm", paramLabel = "NAME",
-            description = "The release to audit (auditable so far: ncm, dp-source-only's default learner). Default: ${DEFAULT-VALUE}.")
+            description = "The release to audit (auditable so far: ncm, dp-source-only's default learner, and lda). Default: ${DEFAULT-VALUE}.")
     String release;
 
     @Option(names = "--epsilon", defaultValue = "2", paramLabel = "E", description = "The claimed epsilon (default: ${DEFAULT-VALUE}).")

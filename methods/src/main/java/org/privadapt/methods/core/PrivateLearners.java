@@ -417,6 +417,27 @@ public final class PrivateLearners {
         return exact.withNoise(Double.POSITIVE_INFINITY, p.noiseMultiplier(), Double.POSITIVE_INFINITY, delta, rnd);
     }
 
+    /**
+     * The lda learner's DP release: per-class counts and sums and the shared second moment of rows clipped to R, each
+     * block with Gaussian noise of multiplier {@code s / sqrt(share)} times its sensitivity (the blocks compose into one
+     * Gaussian of multiplier s). The model is its post-processing; the empirical audit attacks this release.
+     */
+    public static ClassStatistics ldaRelease(Plan p, FeatureMatrix x, int[] y, int k, org.privadapt.models.dp.NoiseAndSampling rnd) {
+        if (p.kind() != Kind.LDA) {
+            throw new IllegalArgumentException("not an lda plan: " + p.kind().label());
+        }
+        MethodConfig c = p.config();
+        double r = c.param("learner-row-bound", 1.0);
+        double countShare = c.param("lda-count-share", 0.05);
+        double momentShare = c.param("lda-moment-share", 0.5);
+        double sumShare = checkLdaShares(countShare, momentShare);
+        double s = p.noiseMultiplier();
+        FeatureMatrix rows = ClassStatistics.clipRows(x, r);
+        ClassStatistics exact = ClassStatistics.of(rows, y, k, true);
+        return exact.withNoise(s / Math.sqrt(countShare), s / Math.sqrt(sumShare), s / Math.sqrt(momentShare),
+                ClassStatistics.sensitivities(p.relation(), r), rnd);
+    }
+
     /** Fits the planned learner (its event must already be charged); noise from {@code noise}. */
     public static Network train(Plan p, FeatureMatrix x, int[] y, List<String> classes, NoiseSource noise) {
         SessionRandomness rnd = new SessionRandomness(noise);
@@ -429,16 +450,7 @@ public final class PrivateLearners {
                 return ncmRelease(p, x, y, classes.size(), rnd).nearestClassMean(classes);
             }
             case LDA -> {
-                double r = c.param("learner-row-bound", 1.0);
-                double countShare = c.param("lda-count-share", 0.05);
-                double momentShare = c.param("lda-moment-share", 0.5);
-                double sumShare = checkLdaShares(countShare, momentShare);
-                double s = p.noiseMultiplier();
-                FeatureMatrix rows = ClassStatistics.clipRows(x, r);
-                ClassStatistics exact = ClassStatistics.of(rows, y, classes.size(), true);
-                ClassStatistics noisy = exact.withNoise(s / Math.sqrt(countShare), s / Math.sqrt(sumShare), s / Math.sqrt(momentShare),
-                        ClassStatistics.sensitivities(p.relation(), r), rnd);
-                return noisy.lda(classes, c.param("lda-shrinkage", 0.5), 1.0);
+                return ldaRelease(p, x, y, classes.size(), rnd).lda(classes, c.param("lda-shrinkage", 0.5), 1.0);
             }
             case OBJECTIVE_PERTURBATION -> {
                 return ObjectivePerturbation.fit(x, y, classes, p.objective().parameters(), rnd);

@@ -24,6 +24,10 @@ class ReleaseAuditTest {
             // with 200,000 counted outputs the Clopper-Pearson bound of the likelihood-ratio test reaches about 65 % of it
             assertThat(r.lowerBound()).as("%s", rel).isGreaterThan(1.0);
         }
+        // lda's three blocks, claimed to compose into one Gaussian: attained together under add/remove
+        ReleaseAudit.Result lda = ReleaseAudit.run("lda", NeighbouringRelation.ADD_OR_REMOVE_ONE,
+                ReleaseAudit.attack("lda", 2.0, 1e-5, NeighbouringRelation.ADD_OR_REMOVE_ONE), 2.0, 1e-5, TRIALS, 0.05, NoiseSource.seeded(32));
+        assertThat(lda.lowerBound()).isLessThanOrEqualTo(2.0).isGreaterThan(1.0);
     }
 
     @Test
@@ -33,5 +37,9 @@ class ReleaseAuditTest {
                     TRIALS, 0.05, NoiseSource.seeded(31));
             assertThat(r.lowerBound()).as("%s", rel).isGreaterThan(2.0);
         }
+        ReleaseAudit.Result lda = ReleaseAudit.run("lda (noise halved)", NeighbouringRelation.ADD_OR_REMOVE_ONE,
+                ReleaseAudit.attack("lda", 2.0, 1e-5, NeighbouringRelation.ADD_OR_REMOVE_ONE, 0.5), 2.0, 1e-5, TRIALS, 0.05,
+                NoiseSource.seeded(33));
+        assertThat(lda.lowerBound()).isGreaterThan(2.0);
     }
 }
