@@ -118,8 +118,8 @@ public final class ReleaseAudit {
         double[] mean0 = flat(exactD);
         double[] shift = flat(exactE);
         // the claimed noise variances per coordinate, from a noise-free reading of the plan's multipliers
-        double countShare = 0.05;
-        double momentShare = 0.5;
+        double countShare = plan.config().param("lda-count-share", 0.05); // the plan's own shares, as ldaRelease reads them
+        double momentShare = plan.config().param("lda-moment-share", 0.5);
         double sumShare = 1 - countShare - momentShare;
         org.privadapt.models.dp.ClassStatistics.Sensitivities sens = org.privadapt.models.dp.ClassStatistics.sensitivities(relation, 1.0);
         double s = plan.noiseMultiplier() / noiseScale; // the claim's multiplier (an injected bug must not inform the test)
