@@ -4,10 +4,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.privadapt.math.DenseMatrix;
-import org.privadapt.methods.core.MethodConfig;
-import org.privadapt.methods.core.PrivateLearners;
-import org.privadapt.models.dp.SessionRandomness;
 import org.privadapt.privacy.NeighbouringRelation;
 import org.privadapt.privacy.audit.EpsilonLowerBound;
 import org.privadapt.privacy.noise.NoiseSource;
@@ -52,100 +48,51 @@ public final class ReleaseAudit {
         }
     }
 
-    /** The releases {@link #attack} builds. */
-    public static final List<String> RELEASES = List.of("ncm", "lda");
+    /** The releases {@code privadapt audit} knows, in the order it lists them. */
+    public static final List<AuditedRelease> ALL = List.of(ClassStatisticsAudits.NCM, ClassStatisticsAudits.LDA, PrimaAudits.TARGET);
 
-    /**
-     * The worst-case attack on a named release at (epsilon, delta) under a relation: for {@code ncm}, the class sums of
-     * unit rows as dp-source-only releases them (PrivateLearners' plan and release code), D two rows of two classes in
-     * one dimension, D' with a third row at the bound in class 0 (add/remove) or D's class-0 row replaced by its opposite
-     * (replace-one: the sum moves by the sensitivity 2); the statistic is the class-0 sum signed towards D'.
-     */
-    public static Attack attack(String release, double epsilon, double delta, NeighbouringRelation relation) {
-        return attack(release, epsilon, delta, relation, 1.0);
-    }
+    /** Their names. */
+    public static final List<String> RELEASES = ALL.stream().map(AuditedRelease::name).toList();
 
-    /**
-     * As {@link #attack(String, double, double, NeighbouringRelation)} with the release's noise multiplied by
-     * {@code noiseScale}: an injected bug (0.5: the noise halved, the same as a sensitivity understated by half) that the
-     * audit must catch (ReleaseAuditTest). Never used by a release.
-     */
-    static Attack attack(String release, double epsilon, double delta, NeighbouringRelation relation, double noiseScale) {
-        if (!RELEASES.contains(release)) {
-            throw new IllegalArgumentException("unknown release '" + release + "' (auditable: " + RELEASES + ")");
-        }
-        boolean add = relation == NeighbouringRelation.ADD_OR_REMOVE_ONE;
-        if ("lda".equals(release)) {
-            return ldaAttack(epsilon, delta, relation, noiseScale, add);
-        }
-        MethodConfig c = MethodConfig.defaults().withParam("learner", "ncm");
-        PrivateLearners.Plan plan = scaled(PrivateLearners.plan(c, 2, 1, 2, epsilon, delta, relation, null, 1), noiseScale);
-        DenseMatrix d = DenseMatrix.fromRows(new double[][] {{1}, {-1}});
-        int[] yd = {0, 1};
-        DenseMatrix dPrime = add ? DenseMatrix.fromRows(new double[][] {{1}, {-1}, {1}}) : DenseMatrix.fromRows(new double[][] {{-1}, {-1}});
-        int[] yPrime = add ? new int[] {0, 1, 0} : new int[] {0, 1};
-        double sign = add ? 1 : -1;
-        return (neighbour, noise) -> {
-            DenseMatrix x = neighbour ? dPrime : d;
-            int[] y = neighbour ? yPrime : yd;
-            return sign * PrivateLearners.ncmRelease(plan, x, y, 2, new SessionRandomness(noise)).sums().get(0, 0);
-        };
-    }
-
-    private static PrivateLearners.Plan scaled(PrivateLearners.Plan p, double noiseScale) {
-        return noiseScale == 1.0 ? p : new PrivateLearners.Plan(p.kind(), p.event(), p.noiseMultiplier() * noiseScale, p.gradient(),
-                p.config(), p.relation(), p.runs(), p.objective());
-    }
-
-    /**
-     * lda's release: counts, sums and the second moment, three Gaussian blocks claimed to compose into one. D: rows +R
-     * (class 0) and -R (class 1) in one dimension, R = 1. Add/remove: D' adds +R to class 0, moving the class-0 count by
-     * 1, its sum by R and the moment by R^2, every block by its full sensitivity. Replace-one: D's class-0 row becomes -R
-     * in class 1 (the counts move by sqrt 2 in L2, the sums by sqrt 2 R, the moment not at all: below the replace-one
-     * sensitivities (sqrt 2, 2R, sqrt 2 R^2), which no single pair attains together). The statistic is the
-     * likelihood-ratio test of independent Gaussian blocks: the sum over released coordinates of shift times
-     * (output - D's exact value) over the coordinate's noise variance.
-     */
-    private static Attack ldaAttack(double epsilon, double delta, NeighbouringRelation relation, double noiseScale, boolean add) {
-        MethodConfig c = MethodConfig.defaults().withParam("learner", "lda").withParam("learner-row-bound", "1");
-        PrivateLearners.Plan plan = scaled(PrivateLearners.plan(c, 2, 1, 2, epsilon, delta, relation, null, 1), noiseScale);
-        DenseMatrix d = DenseMatrix.fromRows(new double[][] {{1}, {-1}});
-        int[] yd = {0, 1};
-        DenseMatrix dPrime = add ? DenseMatrix.fromRows(new double[][] {{1}, {-1}, {1}}) : DenseMatrix.fromRows(new double[][] {{-1}, {-1}});
-        int[] yPrime = add ? new int[] {0, 1, 0} : new int[] {1, 1};
-        org.privadapt.models.dp.ClassStatistics exactD = org.privadapt.models.dp.ClassStatistics.of(d, yd, 2, true);
-        org.privadapt.models.dp.ClassStatistics exactE = org.privadapt.models.dp.ClassStatistics.of(dPrime, yPrime, 2, true);
-        double[] mean0 = flat(exactD);
-        double[] shift = flat(exactE);
-        // the claimed noise variances per coordinate, from a noise-free reading of the plan's multipliers
-        double countShare = plan.config().param("lda-count-share", 0.05); // the plan's own shares, as ldaRelease reads them
-        double momentShare = plan.config().param("lda-moment-share", 0.5);
-        double sumShare = 1 - countShare - momentShare;
-        org.privadapt.models.dp.ClassStatistics.Sensitivities sens = org.privadapt.models.dp.ClassStatistics.sensitivities(relation, 1.0);
-        double s = plan.noiseMultiplier() / noiseScale; // the claim's multiplier (an injected bug must not inform the test)
-        double vc = Math.pow(s / Math.sqrt(countShare) * sens.count(), 2);
-        double vs = Math.pow(s / Math.sqrt(sumShare) * sens.sum(), 2);
-        double vm = Math.pow(s / Math.sqrt(momentShare) * sens.moment(), 2);
-        double[] w = new double[mean0.length];
-        for (int i = 0; i < w.length; i++) {
-            shift[i] -= mean0[i];
-            double v = i < 2 ? vc : i < 4 ? vs : vm;
-            w[i] = shift[i] / v;
-        }
-        return (neighbour, noise) -> {
-            double[] out = flat(PrivateLearners.ldaRelease(plan, neighbour ? dPrime : d, neighbour ? yPrime : yd, 2,
-                    new SessionRandomness(noise)));
-            double t = 0;
-            for (int i = 0; i < out.length; i++) {
-                t += w[i] * (out[i] - mean0[i]);
+    /** @throws IllegalArgumentException naming the auditable releases when {@code name} is not one */
+    public static AuditedRelease release(String name) {
+        for (AuditedRelease r : ALL) {
+            if (r.name().equals(name)) {
+                return r;
             }
-            return t;
-        };
+        }
+        throw new IllegalArgumentException("unknown release '" + name + "' (auditable: " + String.join(", ", RELEASES) + ")");
     }
 
-    /** counts (2), sums (2 x 1), the moment (1 x 1) as one vector. */
-    private static double[] flat(org.privadapt.models.dp.ClassStatistics c) {
-        return new double[] {c.counts()[0], c.counts()[1], c.sums().get(0, 0), c.sums().get(1, 0), c.moment().get(0, 0)};
+    /** A release's output vector on D ({@code neighbour} false) or D' (true), with fresh noise from {@code noise}. */
+    @FunctionalInterface
+    public interface Outputs {
+        double[] output(boolean neighbour, NoiseSource noise);
+    }
+
+    /**
+     * Audits a named release: prepares its attack and runs it ({@link #run(String, NeighbouringRelation,
+     * AuditedRelease.Prepared, double, long, double, NoiseSource)}).
+     */
+    public static Result run(String name, NeighbouringRelation relation, double epsilon, double delta, long trials, double alpha,
+                             NoiseSource noise) {
+        AuditedRelease r = release(name);
+        if (!r.relations().contains(relation)) {
+            throw new IllegalArgumentException(name + " is stated under " + r.relations().stream().map(NeighbouringRelation::description)
+                    .toList() + " only, not " + relation.description());
+        }
+        return run(name, relation, r.prepare(epsilon, delta, relation, 1.0), delta, trials, alpha, noise);
+    }
+
+    /**
+     * Runs a prepared attack: for an output vector, first fits the linear test on {@code trials / 2} further outputs
+     * per dataset (discarded afterwards), then as {@link #run(String, NeighbouringRelation, Attack, double, double, long,
+     * double, NoiseSource)}.
+     */
+    public static Result run(String name, NeighbouringRelation relation, AuditedRelease.Prepared p, double delta, long trials,
+                             double alpha, NoiseSource noise) {
+        Attack a = p.attack() != null ? p.attack() : LinearDistinguisher.fit(p.outputs(), trials / 2, noise);
+        return run(name, relation, a, p.claimedEpsilon(), delta, trials, alpha, noise);
     }
 
     /** Runs {@code trials} outputs on each dataset (half to choose the threshold, half counted). */

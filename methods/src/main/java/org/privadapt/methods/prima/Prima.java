@@ -56,6 +56,44 @@ public final class Prima {
     public static TargetRelease release(Dataset target, PrimaConfig cfg, String preprocessing, String method, long seed,
                                         String runId, PrivacySession session)
             throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
+        NoisyMoments noisy = noisyMoments(target, cfg, method, seed, session);
+        Partition partition = noisy.partition();
+        SecondMoments moments = noisy.moments();
+        double stage1Noise = noisy.stage1NoiseStd();
+        GaussianMechanism m2 = noisy.stage2();
+        double delta = session.target().delta();
+        double[] mean = moments.mean();
+        double[] sd = standardDeviations(moments, cfg);
+        List<DenseMatrix> blocks = new ArrayList<>();
+        double[] alphas = new double[partition.size()];
+        for (int b = 0; b < partition.size(); b++) {
+            DenseMatrix cov = scaled(moments.blockCovariance(b, cfg.centred()), partition.block(b), sd);
+            if (cfg.shrink()) {
+                PsdShrinking.Result r = shrink(cov, cfg);
+                alphas[b] = r.alpha();
+                blocks.add(r.matrix());
+            } else {
+                blocks.add(PsdShrinking.floorEigenvalues(cov, 0.0));
+            }
+        }
+        ObjectNode privacy = statement(session, "target", delta);
+        privacy.put("stage1_noise_std", stage1Noise);
+        privacy.put("stage2_noise_std", m2.sigma());
+        privacy.put("stage2_sensitivity", m2.sensitivity());
+        String created = java.time.Instant.now().toString();
+        TargetRelease r = new TargetRelease(runId, method, cfg, preprocessing, partition, blocks, mean, sd, alphas, privacy,
+                created, null);
+        String checksum = r.toArtifact().seal(); // the checksum of exactly the artifact toArtifact() writes
+        return new TargetRelease(runId, method, cfg, preprocessing, partition, blocks, mean, sd, alphas, privacy, created, checksum);
+    }
+
+    /**
+     * The target's DP releases before any post-processing: charges the whole plan to {@code session}, then draws the
+     * stage-1 moments (forward selection) and the stage-2 subspace moments. Everything {@link #release} publishes is
+     * computed from these alone (and public settings); {@code privadapt audit --release prima-target} attacks them.
+     */
+    public static NoisyMoments noisyMoments(Dataset target, PrimaConfig cfg, String method, long seed, PrivacySession session)
+            throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
         target.requireNonEmpty().requireFinite();
         org.privadapt.methods.core.Disclosures.require(target, session, "the target's release",
                 org.privadapt.methods.core.Disclosures.Fact.SCHEMA);
@@ -109,29 +147,11 @@ public final class Prima {
         GaussianMechanism m2 = GaussianMechanism.forNoiseMultiplier(s2,
                 SecondMomentRelease.sensitivity(rel, bounds, cfg.rowBound(), c), rel, SecondMomentRelease.coordinates(partition));
         SecondMoments moments = SecondMomentRelease.release(blockRows, partition, c, m2, session.noise());
-        double[] mean = moments.mean();
-        double[] sd = standardDeviations(moments, cfg);
-        List<DenseMatrix> blocks = new ArrayList<>();
-        double[] alphas = new double[partition.size()];
-        for (int b = 0; b < partition.size(); b++) {
-            DenseMatrix cov = scaled(moments.blockCovariance(b, cfg.centred()), partition.block(b), sd);
-            if (cfg.shrink()) {
-                PsdShrinking.Result r = shrink(cov, cfg);
-                alphas[b] = r.alpha();
-                blocks.add(r.matrix());
-            } else {
-                blocks.add(PsdShrinking.floorEigenvalues(cov, 0.0));
-            }
-        }
-        ObjectNode privacy = statement(session, "target", delta);
-        privacy.put("stage1_noise_std", stage1Noise);
-        privacy.put("stage2_noise_std", m2.sigma());
-        privacy.put("stage2_sensitivity", m2.sensitivity());
-        String created = java.time.Instant.now().toString();
-        TargetRelease r = new TargetRelease(runId, method, cfg, preprocessing, partition, blocks, mean, sd, alphas, privacy,
-                created, null);
-        String checksum = r.toArtifact().seal(); // the checksum of exactly the artifact toArtifact() writes
-        return new TargetRelease(runId, method, cfg, preprocessing, partition, blocks, mean, sd, alphas, privacy, created, checksum);
+        return new NoisyMoments(partition, moments, stage1Noise, m2);
+    }
+
+    /** The target's noisy moments, the partition they were released over, and the two stages' noise. */
+    public record NoisyMoments(Partition partition, SecondMoments moments, double stage1NoiseStd, GaussianMechanism stage2) {
     }
 
     // ------------------------------------------------------------------ source: train

@@ -18,7 +18,7 @@ class ReleaseAuditTest {
     @Test
     void theLowerBoundStaysBelowTheClaimAndIsNotVacuous() {
         for (NeighbouringRelation rel : NeighbouringRelation.values()) {
-            ReleaseAudit.Result r = ReleaseAudit.run("ncm", rel, ReleaseAudit.attack("ncm", 2.0, 1e-5, rel), 2.0, 1e-5, TRIALS, 0.05,
+            ReleaseAudit.Result r = ReleaseAudit.run("ncm", rel, ReleaseAudit.release("ncm").prepare(2.0, 1e-5, rel, 1.0), 1e-5, TRIALS, 0.05,
                     NoiseSource.seeded(30));
             assertThat(r.lowerBound()).as("%s", rel).isLessThanOrEqualTo(2.0);
             // with 200,000 counted outputs the Clopper-Pearson bound of the likelihood-ratio test reaches about 65 % of it
@@ -26,19 +26,19 @@ class ReleaseAuditTest {
         }
         // lda's three blocks, claimed to compose into one Gaussian: attained together under add/remove
         ReleaseAudit.Result lda = ReleaseAudit.run("lda", NeighbouringRelation.ADD_OR_REMOVE_ONE,
-                ReleaseAudit.attack("lda", 2.0, 1e-5, NeighbouringRelation.ADD_OR_REMOVE_ONE), 2.0, 1e-5, TRIALS, 0.05, NoiseSource.seeded(32));
+                ReleaseAudit.release("lda").prepare(2.0, 1e-5, NeighbouringRelation.ADD_OR_REMOVE_ONE, 1.0), 1e-5, TRIALS, 0.05, NoiseSource.seeded(32));
         assertThat(lda.lowerBound()).isLessThanOrEqualTo(2.0).isGreaterThan(1.0);
     }
 
     @Test
     void anInjectedBugIsCaught() {
         for (NeighbouringRelation rel : NeighbouringRelation.values()) {
-            ReleaseAudit.Result r = ReleaseAudit.run("ncm (noise halved)", rel, ReleaseAudit.attack("ncm", 2.0, 1e-5, rel, 0.5), 2.0, 1e-5,
+            ReleaseAudit.Result r = ReleaseAudit.run("ncm (noise halved)", rel, ReleaseAudit.release("ncm").prepare(2.0, 1e-5, rel, 0.5), 1e-5,
                     TRIALS, 0.05, NoiseSource.seeded(31));
             assertThat(r.lowerBound()).as("%s", rel).isGreaterThan(2.0);
         }
         ReleaseAudit.Result lda = ReleaseAudit.run("lda (noise halved)", NeighbouringRelation.ADD_OR_REMOVE_ONE,
-                ReleaseAudit.attack("lda", 2.0, 1e-5, NeighbouringRelation.ADD_OR_REMOVE_ONE, 0.5), 2.0, 1e-5, TRIALS, 0.05,
+                ReleaseAudit.release("lda").prepare(2.0, 1e-5, NeighbouringRelation.ADD_OR_REMOVE_ONE, 0.5), 1e-5, TRIALS, 0.05,
                 NoiseSource.seeded(33));
         assertThat(lda.lowerBound()).isGreaterThan(2.0);
     }
