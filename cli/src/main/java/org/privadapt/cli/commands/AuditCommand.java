@@ -47,9 +47,10 @@ public final class AuditCommand implements Callable<Integer> {
             description = "add-remove, replace or both (default: ${DEFAULT-VALUE}).")
     String relation;
 
-    @Option(names = "--trials", defaultValue = "1000000", paramLabel = "T",
-            description = "Outputs per dataset: half choose the attack's threshold, half are counted (default: ${DEFAULT-VALUE}).")
-    long trials;
+    @Option(names = "--trials", paramLabel = "T",
+            description = "Outputs per dataset (half choose the attack's threshold, half are counted; default 1000000), or, for "
+                    + "dp-sgd, canaries (in training runs of 1000; default 1000).")
+    Long trialsOption;
 
     @Option(names = "--confidence", defaultValue = "0.95", paramLabel = "C",
             description = "Probability that the printed lower bound holds (default: ${DEFAULT-VALUE}).")
@@ -63,6 +64,8 @@ public final class AuditCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        long trials = trialsOption != null ? trialsOption : ReleaseAudit.RELEASES.contains(release)
+                ? ReleaseAudit.release(release).defaultTrials() : 1;
         if (!ReleaseAudit.RELEASES.contains(release)) {
             throw new UsageException("--release: unknown release '" + release + "' (auditable: " + String.join(", ", ReleaseAudit.RELEASES)
                     + ")");
@@ -87,8 +90,7 @@ public final class AuditCommand implements Callable<Integer> {
         List<Map<String, Object>> rows = new ArrayList<>();
         for (NeighbouringRelation rel : rels) {
             NoiseSource noise = seed == null ? NoiseSource.secure() : NoiseSource.seeded(seed);
-            ReleaseAudit.Result r = ReleaseAudit.run(release, rel, epsilon, delta, trials, 1 - confidence, noise);
-            Map<String, Object> m = new LinkedHashMap<>(r.describe());
+            Map<String, Object> m = new LinkedHashMap<>(ReleaseAudit.audit(release, rel, epsilon, delta, trials, 1 - confidence, noise));
             m.put("noise", seed == null ? "secure" : "seeded (NOT PRIVATE)");
             rows.add(m);
         }
@@ -100,13 +102,14 @@ public final class AuditCommand implements Callable<Integer> {
             out.println(Json.write(all));
             return ExitCodes.OK;
         }
-        out.println("| release | relation | claimed epsilon | empirical lower bound | tightness | confidence | outputs per dataset | seconds |");
+        out.println("| release | relation | claimed epsilon | empirical lower bound | tightness | confidence | outputs per dataset (or canaries) | seconds |");
         out.println("|---|---|---:|---:|---:|---:|---:|---:|");
         for (Map<String, Object> m : rows) {
             double lb = (Double) m.get("empirical_epsilon_lower_bound");
             double claimed = (Double) m.get("claimed_epsilon");
             out.printf(Locale.ROOT, "| %s | %s | %.4g | %.4g | %.0f %% | %.3g | %d | %.1f |%n", m.get("release"), m.get("relation"), claimed, lb,
-                    100 * lb / claimed, confidence, trials, (Double) m.get("seconds"));
+                    100 * lb / claimed, confidence, ((Number) m.getOrDefault("trials_per_dataset", m.get("canaries"))).longValue(),
+                    (Double) m.get("seconds"));
         }
         out.printf(Locale.ROOT, "%nat delta %.3g; the bound holds with probability %.3g; a bound above the claim means the release "
                 + "leaks more than it states%n", delta, confidence);

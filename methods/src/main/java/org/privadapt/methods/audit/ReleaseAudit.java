@@ -50,7 +50,8 @@ public final class ReleaseAudit {
 
     /** The releases {@code privadapt audit} knows, in the order it lists them. */
     public static final List<AuditedRelease> ALL = List.of(ClassStatisticsAudits.NCM, ClassStatisticsAudits.LDA, PrimaAudits.TARGET,
-            DpotAudits.RECORD, DpotAudits.ATTRIBUTE, PerturbationAudits.OUTPUT, PerturbationAudits.OBJECTIVE);
+            DpotAudits.RECORD, DpotAudits.ATTRIBUTE, PerturbationAudits.OUTPUT, PerturbationAudits.OBJECTIVE,
+            DpSgdAudit.DP_SGD);
 
     /** Their names. */
     public static final List<String> RELEASES = ALL.stream().map(AuditedRelease::name).toList();
@@ -72,17 +73,22 @@ public final class ReleaseAudit {
     }
 
     /**
-     * Audits a named release: prepares its attack and runs it ({@link #run(String, NeighbouringRelation,
-     * AuditedRelease.Prepared, double, long, double, NoiseSource)}).
+     * Audits a named release: prepares its attack and runs it, with {@code trials} outputs per dataset (pairs of
+     * neighbours) or {@code trials} canaries (one-run audits); the outcome as {@link Result#describe()} or
+     * {@link OneRunAudit.Result#describe()}.
      */
-    public static Result run(String name, NeighbouringRelation relation, double epsilon, double delta, long trials, double alpha,
-                             NoiseSource noise) {
+    public static Map<String, Object> audit(String name, NeighbouringRelation relation, double epsilon, double delta, long trials,
+                                            double alpha, NoiseSource noise) {
         AuditedRelease r = release(name);
         if (!r.relations().contains(relation)) {
             throw new IllegalArgumentException(name + " is stated under " + r.relations().stream().map(NeighbouringRelation::description)
                     .toList() + " only, not " + relation.description());
         }
-        return run(name, relation, r.prepare(epsilon, delta, relation, 1.0), delta, trials, alpha, noise);
+        AuditedRelease.Prepared p = r.prepare(epsilon, delta, relation, 1.0);
+        if (p.canaries() != null) {
+            return OneRunAudit.run(name, relation, p.canaries(), p.claimedEpsilon(), delta, trials, alpha, noise).describe();
+        }
+        return run(name, relation, p, delta, trials, alpha, noise).describe();
     }
 
     /**
