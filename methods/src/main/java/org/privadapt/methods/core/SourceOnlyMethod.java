@@ -36,7 +36,7 @@ public final class SourceOnlyMethod implements AdaptationMethod {
 
     @Override
     public java.util.Set<String> parameters() {
-        return MethodParameters.union(org.privadapt.methods.bassily.SupervisedMethods.baselineParameters(),
+        return MethodParameters.union(org.privadapt.methods.bassily.SupervisedBaselines.baselineParameters(),
                 org.privadapt.methods.gmmuda.GmmUdaConfig.PARAMETERS, TargetRefinements.PARAMETERS);
     }
 
@@ -59,7 +59,7 @@ public final class SourceOnlyMethod implements AdaptationMethod {
         }
         if (org.privadapt.methods.bassily.SupervisedProtocol.requested(task, config)) {
             // paper 003's protocol (a regression task, or --param target-train=N): the same split as its other methods
-            return org.privadapt.methods.bassily.SupervisedMethods.sourceOnly(task, config);
+            return org.privadapt.methods.bassily.SupervisedBaselines.sourceOnly(task, config);
         }
         // source-only is the no-adaptation baseline of every comparison: its refine defaults to none (refine=auto on request)
         MethodConfig rc = config.params().containsKey("refine") ? config : config.withParam("refine", "none");

@@ -38,7 +38,7 @@ public final class TargetOnlyMethod implements AdaptationMethod {
     public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy) throws DataException {
         if (org.privadapt.methods.bassily.SupervisedProtocol.requested(task, config)) {
             // paper 003's protocol (a regression task, or --param target-train=N): the same split as its other methods
-            return org.privadapt.methods.bassily.SupervisedMethods.targetOnly(task, config);
+            return org.privadapt.methods.bassily.SupervisedBaselines.targetOnly(task, config);
         }
         int perClass = config.intParam("target-labels", 1);
         if (perClass < 1) {
