@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.privadapt.methods.baseline.SourceOnlyMethod;
+import org.privadapt.methods.baseline.TargetOnlyMethod;
 import org.privadapt.methods.coral.CoralMethod;
 
 /** The methods {@code run} and {@code bench} know, by name. */

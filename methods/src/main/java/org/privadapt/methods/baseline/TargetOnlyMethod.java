@@ -1,9 +1,16 @@
-package org.privadapt.methods.core;
+package org.privadapt.methods.baseline;
 
 import java.util.Map;
 import org.privadapt.data.ClassLabels;
 import org.privadapt.data.DataException;
 import org.privadapt.math.DenseMatrix;
+import org.privadapt.methods.core.AdaptationMethod;
+import org.privadapt.methods.core.AdaptationOutcome;
+import org.privadapt.methods.core.AdaptationTask;
+import org.privadapt.methods.core.Classifiers;
+import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.core.NonPrivate;
+import org.privadapt.methods.core.PrivacyContext;
 import org.privadapt.methods.dpot.TargetLabels;
 import org.privadapt.models.Classifier;
 

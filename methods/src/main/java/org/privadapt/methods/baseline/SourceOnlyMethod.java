@@ -1,7 +1,16 @@
-package org.privadapt.methods.core;
+package org.privadapt.methods.baseline;
 
 import java.util.Map;
 import org.privadapt.data.DataException;
+import org.privadapt.methods.core.AdaptationMethod;
+import org.privadapt.methods.core.AdaptationOutcome;
+import org.privadapt.methods.core.AdaptationTask;
+import org.privadapt.methods.core.Classifiers;
+import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.core.MethodParameters;
+import org.privadapt.methods.core.NonPrivate;
+import org.privadapt.methods.core.PrivacyContext;
+import org.privadapt.methods.core.TargetRefinements;
 import org.privadapt.models.Classifier;
 
 /** The no-adaptation baseline: train on the source, predict on the target. Reads no target data. */
