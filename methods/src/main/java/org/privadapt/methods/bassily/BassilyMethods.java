@@ -2,6 +2,7 @@ package org.privadapt.methods.bassily;
 
 import java.util.List;
 import org.privadapt.methods.core.AdaptationMethod;
+import org.privadapt.methods.core.MethodProvider;
 
 /**
  * Paper 003's methods and baselines under its supervised protocol ({@link SupervisedProtocol}): a public labelled
@@ -24,12 +25,10 @@ import org.privadapt.methods.core.AdaptationMethod;
  * ({@link PublicSubspace}, {@code SupervisedSupport.reduction}): both maps are built from public rows only and are
  * row-local.
  */
-public final class SupervisedMethods {
-    private SupervisedMethods() {
-    }
-
-    /** All methods of this family, for the registry (target-only and source-only delegate here under the protocol). */
-    public static List<AdaptationMethod> all() {
+public final class BassilyMethods implements MethodProvider {
+    /** All methods of this family, for the registry (target-only and source-only delegate to {@link SupervisedBaselines}). */
+    @Override
+    public List<AdaptationMethod> methods() {
         return List.of(new SourceTargetMethod(), new ReweightedMethod(true), new ReweightedMethod(false), new CnvxAdapMethod(false),
                 new CnvxAdapMethod(true), new StatisticsPCnvxAdapMethod(), new NCnvxAdapMethod(false), new NCnvxAdapMethod(true),
                 new DpTargetOnlyMethod());
