@@ -4,28 +4,23 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.privadapt.methods.coral.CoralMethod;
+import java.util.ServiceLoader;
 
-/** The methods {@code run} and {@code bench} know, by name. */
+/**
+ * The methods {@code run} and {@code bench} know, by name. The families register through {@link MethodProvider}
+ * (found with {@link ServiceLoader}, so this package depends on none of them), in the order of the providers in
+ * {@code META-INF/services/org.privadapt.methods.core.MethodProvider}, each provider's methods in its own order.
+ */
 public final class Methods {
     private static final Map<String, AdaptationMethod> ALL = new LinkedHashMap<>();
 
     static {
-        register(new SourceOnlyMethod());
-        register(new TargetOnlyMethod());
-        register(new CoralMethod());
-        register(new org.privadapt.methods.sa.SaMethod());
-        register(new org.privadapt.methods.dpsgd.DpSourceOnlyMethod());
-        register(org.privadapt.methods.prima.PrimaMethod.prima());
-        register(org.privadapt.methods.prima.PrimaMethod.prisa());
-        register(new org.privadapt.methods.otda.OtdaMethod());
-        register(new org.privadapt.methods.dpot.DpotDaMethod());
-        register(new org.privadapt.methods.pate.PateMethod());
-        org.privadapt.methods.dpda.AdversarialMethod.all().forEach(Methods::register);
-        org.privadapt.methods.bassily.SupervisedMethods.all().forEach(Methods::register);
-        org.privadapt.methods.gmmuda.GmmUdaMethod.all().forEach(Methods::register);
-        for (String a : new String[] {"prima-basic", "prima-rse", "prima-rse-fs", "prima-basic-shrink"}) {
-            register(org.privadapt.methods.prima.PrimaMethod.ablation(a));
+        for (MethodProvider provider : ServiceLoader.load(MethodProvider.class, Methods.class.getClassLoader())) {
+            provider.methods().forEach(Methods::register);
+        }
+        if (ALL.isEmpty()) {
+            throw new IllegalStateException("no adaptation methods: META-INF/services/" + MethodProvider.class.getName()
+                    + " is not on the class path (a jar built without its service files?)");
         }
     }
 

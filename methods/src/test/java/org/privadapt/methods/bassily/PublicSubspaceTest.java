@@ -82,8 +82,8 @@ class PublicSubspaceTest {
         SupervisedProtocol a = protocol(2);
         SupervisedProtocol b = protocol(77); // other private training rows and targets, same public parts
         assertThat(a.xTrain().data()).isNotEqualTo(b.xTrain().data());
-        PublicSubspace ra = SupervisedMethods.reduction(a, c, true);
-        PublicSubspace rb = SupervisedMethods.reduction(b, c, true);
+        PublicSubspace ra = SupervisedSupport.reduction(a, c, true);
+        PublicSubspace rb = SupervisedSupport.reduction(b, c, true);
         assertThat(ra.basis().data()).isEqualTo(rb.basis().data());
         assertThat(ra.offset()).isNotNull().isEqualTo(rb.offset());
         assertThat(ra.rowScale()).isEqualTo(rb.rowScale()).isLessThanOrEqualTo(1.0);
@@ -96,7 +96,7 @@ class PublicSubspaceTest {
         assertThat(ra.dimension(0)).isEqualTo(ra.basis().cols() + 1); // the public fit's prediction as a feature
         assertThat(ra.predict(a.xTest(), zero)).isEqualTo(ra.offsets(a.xTest()));
         // dp-target-only's reduction: the subspace only
-        assertThat(SupervisedMethods.reduction(a, c, false).offset()).isNull();
+        assertThat(SupervisedSupport.reduction(a, c, false).offset()).isNull();
     }
 
     @Test
@@ -113,9 +113,9 @@ class PublicSubspaceTest {
                 .hasMessageContaining("public-subspace");
         assertThatThrownBy(() -> PublicSubspace.chooseK(c.withParam("public-subspace", "ten"), 5001, 300, 700))
                 .hasMessageContaining("public-subspace");
-        assertThatThrownBy(() -> SupervisedMethods.reduction(protocol(2), c.withParam("public-subspace", "4")
+        assertThatThrownBy(() -> SupervisedSupport.reduction(protocol(2), c.withParam("public-subspace", "4")
                 .withParam("start", "middle"), true)).hasMessageContaining("start");
-        assertThatThrownBy(() -> SupervisedMethods.reduction(protocol(2), c.withParam("public-subspace", "4")
+        assertThatThrownBy(() -> SupervisedSupport.reduction(protocol(2), c.withParam("public-subspace", "4")
                 .withParam("subspace-rescale", "maybe"), true)).hasMessageContaining("subspace-rescale");
         assertThatThrownBy(() -> new PublicSubspace(null, 0.0, null)).hasMessageContaining("row scale");
     }
@@ -126,12 +126,12 @@ class PublicSubspaceTest {
         org.privadapt.methods.core.AdaptationTask t = wideTask();
         MethodConfig c = MethodConfig.defaults().withSeed(1).withParam("target-train", "60").withParam("target-validation", "40")
                 .withParam("target-test", "100").withParam("alpha", "0.5").withParam("radius", "1").withParam("iterations", "50");
-        AdaptationOutcome o = new SupervisedMethods.CnvxAdapMethod(true).run(t, c, SupervisedMethodsTest.replace(10, 3));
+        AdaptationOutcome o = new CnvxAdapMethod(true).run(t, c, SupervisedMethodsTest.replace(10, 3));
         assertThat(o.diagnostics()).containsEntry("public_subspace", 6).containsEntry("public_offset", true);
         assertThat(o.values()).hasSize(100);
-        AdaptationOutcome d = new SupervisedMethods.DpTargetOnly().run(t, c, SupervisedMethodsTest.replace(10, 3));
+        AdaptationOutcome d = new DpTargetOnlyMethod().run(t, c, SupervisedMethodsTest.replace(10, 3));
         assertThat(d.diagnostics()).containsEntry("public_subspace", 6).containsEntry("public_offset", false);
-        AdaptationOutcome s = new SupervisedMethods.StatsMethod().run(t, c, SupervisedMethodsTest.replace(10, 3));
+        AdaptationOutcome s = new StatisticsPCnvxAdapMethod().run(t, c, SupervisedMethodsTest.replace(10, 3));
         assertThat(s.diagnostics()).containsEntry("public_subspace", 6);
     }
 

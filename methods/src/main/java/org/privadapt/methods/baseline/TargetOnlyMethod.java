@@ -1,9 +1,16 @@
-package org.privadapt.methods.core;
+package org.privadapt.methods.baseline;
 
 import java.util.Map;
 import org.privadapt.data.ClassLabels;
 import org.privadapt.data.DataException;
 import org.privadapt.math.DenseMatrix;
+import org.privadapt.methods.core.AdaptationMethod;
+import org.privadapt.methods.core.AdaptationOutcome;
+import org.privadapt.methods.core.AdaptationTask;
+import org.privadapt.methods.core.Classifiers;
+import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.core.NonPrivate;
+import org.privadapt.methods.core.PrivacyContext;
 import org.privadapt.methods.dpot.TargetLabels;
 import org.privadapt.models.Classifier;
 
@@ -38,7 +45,7 @@ public final class TargetOnlyMethod implements AdaptationMethod {
     public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy) throws DataException {
         if (org.privadapt.methods.bassily.SupervisedProtocol.requested(task, config)) {
             // paper 003's protocol (a regression task, or --param target-train=N): the same split as its other methods
-            return org.privadapt.methods.bassily.SupervisedMethods.targetOnly(task, config);
+            return org.privadapt.methods.bassily.SupervisedBaselines.targetOnly(task, config);
         }
         int perClass = config.intParam("target-labels", 1);
         if (perClass < 1) {

@@ -1,7 +1,16 @@
-package org.privadapt.methods.core;
+package org.privadapt.methods.baseline;
 
 import java.util.Map;
 import org.privadapt.data.DataException;
+import org.privadapt.methods.core.AdaptationMethod;
+import org.privadapt.methods.core.AdaptationOutcome;
+import org.privadapt.methods.core.AdaptationTask;
+import org.privadapt.methods.core.Classifiers;
+import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.core.MethodParameters;
+import org.privadapt.methods.core.NonPrivate;
+import org.privadapt.methods.core.PrivacyContext;
+import org.privadapt.methods.core.TargetRefinements;
 import org.privadapt.models.Classifier;
 
 /** The no-adaptation baseline: train on the source, predict on the target. Reads no target data. */
@@ -36,7 +45,7 @@ public final class SourceOnlyMethod implements AdaptationMethod {
 
     @Override
     public java.util.Set<String> parameters() {
-        return MethodParameters.union(org.privadapt.methods.bassily.SupervisedMethods.baselineParameters(),
+        return MethodParameters.union(org.privadapt.methods.bassily.SupervisedBaselines.baselineParameters(),
                 org.privadapt.methods.gmmuda.GmmUdaConfig.PARAMETERS, TargetRefinements.PARAMETERS);
     }
 
@@ -59,7 +68,7 @@ public final class SourceOnlyMethod implements AdaptationMethod {
         }
         if (org.privadapt.methods.bassily.SupervisedProtocol.requested(task, config)) {
             // paper 003's protocol (a regression task, or --param target-train=N): the same split as its other methods
-            return org.privadapt.methods.bassily.SupervisedMethods.sourceOnly(task, config);
+            return org.privadapt.methods.bassily.SupervisedBaselines.sourceOnly(task, config);
         }
         // source-only is the no-adaptation baseline of every comparison: its refine defaults to none (refine=auto on request)
         MethodConfig rc = config.params().containsKey("refine") ? config : config.withParam("refine", "none");
