@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.privadapt.cli.report.Report;
+import org.privadapt.cli.report.Stats;
 import org.privadapt.data.ClassLabels;
 import org.privadapt.data.DataException;
 import org.privadapt.data.Dataset;
@@ -459,25 +460,14 @@ public final class Runs {
         return true;
     }
 
+    /** The arithmetic mean; NaN for no values ({@link Stats#mean}). */
     public static double mean(List<Double> v) {
-        double s = 0;
-        for (double x : v) {
-            s += x;
-        }
-        return v.isEmpty() ? Double.NaN : s / v.size();
+        return Stats.mean(v);
     }
 
-    /** Sample standard deviation (n - 1); 0 for a single run. */
+    /** Sample standard deviation (n - 1); 0 for a single run ({@link Stats#std}). */
     public static double std(List<Double> v) {
-        if (v.size() < 2) {
-            return 0.0;
-        }
-        double m = mean(v);
-        double s = 0;
-        for (double x : v) {
-            s += (x - m) * (x - m);
-        }
-        return Math.sqrt(s / (v.size() - 1));
+        return Stats.std(v);
     }
 
     public static String shortName(String spec) {

@@ -154,13 +154,13 @@ public record Report(String tool, String version, String command, String created
         @com.fasterxml.jackson.annotation.JsonProperty("relative_mse_mean")
         @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
         public Double relativeMseMean() {
-            return relativeMse == null ? null : org.privadapt.cli.Runs.mean(relativeMse);
+            return relativeMse == null ? null : Stats.mean(relativeMse);
         }
 
         @com.fasterxml.jackson.annotation.JsonProperty("relative_mse_std")
         @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
         public Double relativeMseStd() {
-            return relativeMse == null ? null : org.privadapt.cli.Runs.std(relativeMse);
+            return relativeMse == null ? null : Stats.std(relativeMse);
         }
 
         /** This result with each run's MSE relative to target-only's on the same split. */

@@ -24,6 +24,7 @@ import org.privadapt.models.MultiLabelMetrics;
 import org.privadapt.models.mixture.DpGaussianMixtureEm;
 import org.privadapt.models.mixture.GaussianMixture;
 import org.privadapt.models.mixture.GaussianMixtureEm;
+import org.privadapt.models.nn.Losses;
 import org.privadapt.models.uda.AdaptedModel;
 import org.privadapt.models.uda.Adversary;
 import org.privadapt.models.uda.OutputMode;
@@ -232,27 +233,18 @@ public final class GmmUdaMethod implements AdaptationMethod {
         return v.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
-    /** Each row's training loss: summed binary cross-entropies (multi-label) or softmax cross-entropy (classes). */
+    /**
+     * Each row's training loss ({@link Losses}): summed binary cross-entropies (multi-label) or softmax cross-entropy
+     * (classes).
+     */
     static double[] perExampleLoss(DenseMatrix logits, Labels y) {
+        if (!(y instanceof MultiLabels m)) {
+            return Losses.softmaxCrossEntropy(logits, ((ClassLabels) y).codes());
+        }
         double[] l = new double[logits.rows()];
         for (int i = 0; i < l.length; i++) {
-            if (y instanceof MultiLabels m) {
-                for (int k = 0; k < logits.cols(); k++) {
-                    double z = logits.get(i, k);
-                    // log(1 + e^z) - y z, computed stably
-                    l[i] += Math.max(z, 0) + Math.log1p(Math.exp(-Math.abs(z))) - (m.has(i, k) ? z : 0);
-                }
-            } else {
-                int t = ((ClassLabels) y).codes()[i];
-                double max = Double.NEGATIVE_INFINITY;
-                for (int k = 0; k < logits.cols(); k++) {
-                    max = Math.max(max, logits.get(i, k));
-                }
-                double sum = 0;
-                for (int k = 0; k < logits.cols(); k++) {
-                    sum += Math.exp(logits.get(i, k) - max);
-                }
-                l[i] = max + Math.log(sum) - logits.get(i, t);
+            for (int k = 0; k < logits.cols(); k++) {
+                l[i] += Losses.sigmoidCrossEntropy(logits.get(i, k), m.has(i, k));
             }
         }
         return l;

@@ -1,7 +1,7 @@
 package org.privadapt.models.dp;
 
 import org.privadapt.math.DenseMatrix;
-import org.privadapt.models.nn.Activation;
+import org.privadapt.models.nn.Losses;
 
 /**
  * What a network's logits are trained to predict, with its loss: one class per example ({@link Classes}, softmax
@@ -71,25 +71,14 @@ public sealed interface Targets permits Targets.Classes, Targets.MultiLabel {
 
         @Override
         public DenseMatrix error(DenseMatrix logits, int[] idx) {
-            return org.privadapt.models.nn.graph.PerExample.softmaxError(logits, select(idx));
+            return Losses.softmaxError(logits, select(idx));
         }
 
         @Override
         public double lossSum(DenseMatrix logits, int[] idx) {
-            int n = logits.rows();
-            int k = logits.cols();
-            double[] z = logits.data();
             double s = 0;
-            for (int i = 0; i < n; i++) {
-                double max = Double.NEGATIVE_INFINITY;
-                for (int j = 0; j < k; j++) {
-                    max = Math.max(max, z[i + j * n]);
-                }
-                double sum = 0;
-                for (int j = 0; j < k; j++) {
-                    sum += Math.exp(z[i + j * n] - max);
-                }
-                s += max + Math.log(sum) - z[i + labels[idx[i]] * n];
+            for (double l : Losses.softmaxCrossEntropy(logits, select(idx))) {
+                s += l;
             }
             return s;
         }
@@ -141,7 +130,7 @@ public sealed interface Targets permits Targets.Classes, Targets.MultiLabel {
             double[] ed = e.data();
             for (int j = 0; j < k; j++) {
                 for (int i = 0; i < n; i++) {
-                    ed[i + j * n] = Activation.SIGMOID.apply(z[i + j * n]) - y[idx[i]][j];
+                    ed[i + j * n] = Losses.sigmoidError(z[i + j * n], y[idx[i]][j]);
                 }
             }
             return e;
@@ -155,9 +144,7 @@ public sealed interface Targets permits Targets.Classes, Targets.MultiLabel {
             double s = 0;
             for (int j = 0; j < k; j++) {
                 for (int i = 0; i < n; i++) {
-                    double v = z[i + j * n];
-                    // log(1 + e^v) - y v, stable for large |v|
-                    s += Math.max(v, 0) + Math.log1p(Math.exp(-Math.abs(v))) - y[idx[i]][j] * v;
+                    s += Losses.sigmoidCrossEntropy(z[i + j * n], y[idx[i]][j]);
                 }
             }
             return s;

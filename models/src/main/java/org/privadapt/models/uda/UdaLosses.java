@@ -1,12 +1,14 @@
 package org.privadapt.models.uda;
 
 import org.privadapt.math.DenseMatrix;
+import org.privadapt.models.nn.Losses;
 
 /**
  * The losses of paper 004's target-side objective (Eq. 7, as the notes repair it, methods-001-003-004.md 4.2 Step 3),
  * each as a value and its gradient with respect to the logits it is given. Every loss is a <b>mean over the batch
  * rows</b> (repair (v)), so the gradients already carry the 1 / n. Logs are taken in the log domain (log-softmax,
- * softplus), so saturated probabilities give finite values.
+ * softplus), so saturated probabilities give finite values; the per-element cross-entropies, softplus and log-sum-exp
+ * are {@link Losses}'s, shared with the DP-SGD targets.
  *
  * <p>With u the logits, g the {@link OutputMode}'s probabilities and n the rows:
  * <ul>
@@ -43,7 +45,7 @@ public final class UdaLosses {
         double[] g = grad.data();
         double value = 0;
         if (mode == OutputMode.SOFTMAX) {
-            double[] lse = logSumExpRows(logits);
+            double[] lse = Losses.logSumExpRows(logits);
             for (int c = 0; c < k; c++) {
                 for (int i = 0; i < n; i++) {
                     int q = i + c * n;
@@ -54,7 +56,7 @@ public final class UdaLosses {
             }
         } else {
             for (int q = 0; q < u.length; q++) { // -[y log s + (1 - y) log(1 - s)] = softplus(u) - y u
-                value += softplus(u[q]) - y[q] * u[q];
+                value += Losses.sigmoidCrossEntropy(u[q], y[q]);
             }
         }
         for (int q = 0; q < g.length; q++) {
@@ -89,7 +91,7 @@ public final class UdaLosses {
         double[] g = grad.data();
         double value = 0;
         if (mode == OutputMode.SOFTMAX) {
-            double[] lse = logSumExpRows(logits);
+            double[] lse = Losses.logSumExpRows(logits);
             double[] h = new double[n];
             for (int c = 0; c < k; c++) {
                 for (int i = 0; i < n; i++) {
@@ -108,8 +110,8 @@ public final class UdaLosses {
             }
         } else {
             for (int q = 0; q < u.length; q++) {
-                // h(s) = softplus(u) - s u for s = sigmoid(u)
-                value += softplus(u[q]) - pd[q] * u[q];
+                // h(s) = softplus(u) - s u for s = sigmoid(u): the cross-entropy of s against itself
+                value += Losses.sigmoidCrossEntropy(u[q], pd[q]);
                 g[q] = -u[q] * pd[q] * (1 - pd[q]) / n;
             }
         }
@@ -178,8 +180,8 @@ public final class UdaLosses {
         double value = 0;
         for (int i = 0; i < n; i++) {
             double y = i < sourceRows ? 1.0 : 0.0;
-            value += softplus(od[i]) - y * od[i];
-            g[i] = (org.privadapt.models.nn.Activation.SIGMOID.apply(od[i]) - y) / n;
+            value += Losses.sigmoidCrossEntropy(od[i], y);
+            g[i] = Losses.sigmoidError(od[i], y) / n;
         }
         return new Loss(value / n, grad);
     }
@@ -212,35 +214,6 @@ public final class UdaLosses {
             }
         }
         return out;
-    }
-
-    /** log(1 + e^x) without overflow. */
-    static double softplus(double x) {
-        return Math.max(x, 0) + Math.log1p(Math.exp(-Math.abs(x)));
-    }
-
-    /** log sum_k exp(u_ik) of every row, max-shifted. */
-    static double[] logSumExpRows(DenseMatrix u) {
-        int n = u.rows();
-        int k = u.cols();
-        double[] a = u.data();
-        double[] max = new double[n];
-        java.util.Arrays.fill(max, Double.NEGATIVE_INFINITY);
-        for (int c = 0; c < k; c++) {
-            for (int i = 0; i < n; i++) {
-                max[i] = Math.max(max[i], a[i + c * n]);
-            }
-        }
-        double[] s = new double[n];
-        for (int c = 0; c < k; c++) {
-            for (int i = 0; i < n; i++) {
-                s[i] += Math.exp(a[i + c * n] - max[i]);
-            }
-        }
-        for (int i = 0; i < n; i++) {
-            s[i] = max[i] + Math.log(s[i]);
-        }
-        return s;
     }
 
     private static void checkSame(DenseMatrix a, DenseMatrix b) {

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import org.privadapt.math.DenseMatrix;
 import org.privadapt.math.FeatureMatrix;
+import org.privadapt.models.nn.Losses;
 
 /**
  * Per-example gradients of any composition of dense layers, without a loop over examples: example i's gradient
@@ -98,14 +99,8 @@ public final class PerExample {
         return f;
     }
 
-    /** Softmax cross-entropy error dL/dlogits = softmax - onehot, per example (not averaged). */
+    /** Softmax cross-entropy error dL/dlogits = softmax - onehot, per example (not averaged): {@link Losses#softmaxError}. */
     public static DenseMatrix softmaxError(DenseMatrix logits, int[] labels) {
-        DenseMatrix p = org.privadapt.models.Softmax.inPlace(logits.copy());
-        int n = p.rows();
-        double[] pa = p.data();
-        for (int i = 0; i < n; i++) {
-            pa[i + labels[i] * n] -= 1.0;
-        }
-        return p;
+        return Losses.softmaxError(logits, labels);
     }
 }
