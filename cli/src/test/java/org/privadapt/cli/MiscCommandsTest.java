@@ -115,4 +115,29 @@ class MiscCommandsTest {
         assertThat(bad.code()).isEqualTo(2);
         assertThat(bad.err()).contains("auditable: ncm, lda");
     }
+
+    /**
+     * Several releases and epsilons in one call, with the plot: a PNG beside the table; a release stated under
+     * replace-one only is skipped under "both" and refused under add/remove; a plot file that is not .png is refused
+     * before anything runs.
+     */
+    @Test
+    void auditOfSeveralReleasesWritesThePlot(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path png = dir.resolve("audit.png");
+        CliHarness.Result r = CliHarness.run("audit", "--release", "ncm,dpot-record", "--epsilon", "1,2", "--trials", "400", "--seed", "3",
+                "--plot", png.toString(), "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode a = Json.MAPPER.readTree(r.out()).get("audits");
+        assertThat(a).hasSize(6); // ncm: 2 epsilons x 2 relations; dpot-record: 2 epsilons x replace-one
+        assertThat(a.get(4).get("release").asText()).isEqualTo("dpot-record");
+        assertThat(a.get(4).get("relation").asText()).contains("replace");
+        byte[] head = java.util.Arrays.copyOf(java.nio.file.Files.readAllBytes(png), 4);
+        assertThat(head).containsExactly(0x89, 'P', 'N', 'G');
+        CliHarness.Result refused = CliHarness.run("audit", "--release", "dpot-record", "--relation", "add-remove");
+        assertThat(refused.code()).isEqualTo(2);
+        assertThat(refused.err()).contains("replace one record");
+        CliHarness.Result badPlot = CliHarness.run("audit", "--plot", dir.resolve("a.svg").toString());
+        assertThat(badPlot.code()).isEqualTo(2);
+        assertThat(java.nio.file.Files.exists(dir.resolve("a.svg"))).isFalse();
+    }
 }

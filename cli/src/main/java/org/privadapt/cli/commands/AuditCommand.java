@@ -26,8 +26,9 @@ public final class AuditCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--release", defaultValue = "ncm", paramLabel = "NAME",
-            description = "The release to audit: ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.", completionCandidates = AuditCommand.Names.class)
+    @Option(names = "--release", defaultValue = "ncm", paramLabel = "NAMES",
+            description = "The release(s) to audit, comma-separated, or 'all': ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.",
+            completionCandidates = AuditCommand.Names.class)
     String release;
 
     /** The auditable releases, for the help text. */
@@ -37,8 +38,14 @@ public final class AuditCommand implements Callable<Integer> {
         }
     }
 
-    @Option(names = "--epsilon", defaultValue = "2", paramLabel = "E", description = "The claimed epsilon (default: ${DEFAULT-VALUE}).")
-    double epsilon;
+    @Option(names = "--epsilon", defaultValue = "2", paramLabel = "E[,E...]",
+            description = "The claimed epsilon(s), comma-separated (default: ${DEFAULT-VALUE}).")
+    String epsilons;
+
+    @Option(names = "--plot", paramLabel = "FILE.png",
+            description = "Also write a plot of the lower bound against the claimed epsilon, one series per release and relation, "
+                    + "beside the line where the bound would equal the claim.")
+    java.nio.file.Path plot;
 
     @Option(names = "--delta", defaultValue = "1e-5", paramLabel = "D", description = "The claimed delta (default: ${DEFAULT-VALUE}).")
     double delta;
@@ -64,35 +71,70 @@ public final class AuditCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        long trials = trialsOption != null ? trialsOption : ReleaseAudit.RELEASES.contains(release)
-                ? ReleaseAudit.release(release).defaultTrials() : 1;
-        if (!ReleaseAudit.RELEASES.contains(release)) {
-            throw new UsageException("--release: unknown release '" + release + "' (auditable: " + String.join(", ", ReleaseAudit.RELEASES)
-                    + ")");
+        List<String> names = "all".equals(release) ? ReleaseAudit.RELEASES : List.of(release.split(","));
+        for (String n : names) {
+            if (!ReleaseAudit.RELEASES.contains(n)) {
+                throw new UsageException("--release: unknown release '" + n + "' (auditable: " + String.join(", ", ReleaseAudit.RELEASES)
+                        + ", or all)");
+            }
         }
-        if (!(epsilon > 0) || Double.isInfinite(epsilon) || !(delta > 0 && delta < 1) || !(confidence > 0 && confidence < 1)
-                || trials < 4 || trials > 200_000_000L) {
+        List<Double> eps = new ArrayList<>();
+        for (String e : epsilons.split(",")) {
+            try {
+                eps.add(Double.parseDouble(e.trim()));
+            } catch (NumberFormatException ex) {
+                throw new UsageException("--epsilon: not a number: '" + e + "'");
+            }
+        }
+        if (plot != null && !plot.toString().endsWith(".png")) {
+            throw new UsageException("--plot: the file name must end in .png, got '" + plot + "'");
+        }
+        if (eps.stream().anyMatch(e -> !(e > 0) || e.isInfinite()) || !(delta > 0 && delta < 1) || !(confidence > 0 && confidence < 1)
+                || (trialsOption != null && (trialsOption < 4 || trialsOption > 200_000_000L))) {
             throw new UsageException("audit needs --epsilon > 0, 0 < --delta < 1, 0 < --confidence < 1 and 4 <= --trials <= 2e8");
         }
-        List<NeighbouringRelation> rels = switch (relation) {
+        List<NeighbouringRelation> asked = switch (relation) {
             case "both" -> List.of(NeighbouringRelation.ADD_OR_REMOVE_ONE, NeighbouringRelation.REPLACE_ONE);
             case "add-remove" -> List.of(NeighbouringRelation.ADD_OR_REMOVE_ONE);
             case "replace" -> List.of(NeighbouringRelation.REPLACE_ONE);
             default -> throw new UsageException("--relation must be add-remove, replace or both, got '" + relation + "'");
         };
-        java.util.Set<NeighbouringRelation> stated = ReleaseAudit.release(release).relations();
-        if ("both".equals(relation)) {
-            rels = rels.stream().filter(stated::contains).toList();
-        } else if (!stated.contains(rels.get(0))) {
-            throw new UsageException("--relation: " + release + " is stated under " + stated.stream().map(NeighbouringRelation::description)
-                    .toList() + " only");
+        for (String n : names) {
+            java.util.Set<NeighbouringRelation> stated = ReleaseAudit.release(n).relations();
+            if (!"both".equals(relation) && !stated.contains(asked.get(0))) {
+                throw new UsageException("--relation: " + n + " is stated under " + stated.stream().map(NeighbouringRelation::description)
+                        .toList() + " only");
+            }
         }
         List<Map<String, Object>> rows = new ArrayList<>();
-        for (NeighbouringRelation rel : rels) {
-            NoiseSource noise = seed == null ? NoiseSource.secure() : NoiseSource.seeded(seed);
-            Map<String, Object> m = new LinkedHashMap<>(ReleaseAudit.audit(release, rel, epsilon, delta, trials, 1 - confidence, noise));
-            m.put("noise", seed == null ? "secure" : "seeded (NOT PRIVATE)");
-            rows.add(m);
+        for (String n : names) {
+            long trials = trialsOption != null ? trialsOption : ReleaseAudit.release(n).defaultTrials();
+            for (double e : eps) {
+                for (NeighbouringRelation rel : asked) {
+                    if (!ReleaseAudit.release(n).relations().contains(rel)) {
+                        continue;
+                    }
+                    NoiseSource noise = seed == null ? NoiseSource.secure() : NoiseSource.seeded(seed);
+                    Map<String, Object> m = new LinkedHashMap<>(ReleaseAudit.audit(n, rel, e, delta, trials, 1 - confidence, noise));
+                    m.put("noise", seed == null ? "secure" : "seeded (NOT PRIVATE)");
+                    rows.add(m);
+                }
+            }
+        }
+        if (plot != null) {
+            Map<String, double[][]> series = new LinkedHashMap<>();
+            double top = eps.stream().mapToDouble(Double::doubleValue).max().orElse(1);
+            series.put("claim (bound = claimed epsilon)", new double[][] {{0, top}, {0, top}});
+            Map<String, List<double[]>> points = new LinkedHashMap<>();
+            for (Map<String, Object> m : rows) {
+                points.computeIfAbsent(m.get("release") + ", " + m.get("relation"), k -> new ArrayList<>())
+                        .add(new double[] {(Double) m.get("claimed_epsilon"), (Double) m.get("empirical_epsilon_lower_bound")});
+            }
+            points.forEach((k, v) -> series.put(k, new double[][] {v.stream().mapToDouble(p -> p[0]).toArray(),
+                    v.stream().mapToDouble(p -> p[1]).toArray()}));
+            org.privadapt.cli.report.AtomicFiles.write(plot, org.privadapt.cli.report.Plots.linesPng("Empirical lower bound vs claimed epsilon"
+                    + " (delta " + delta + ", " + Math.round(100 * confidence) + " % confidence)", "claimed epsilon",
+                    "empirical lower bound on epsilon", series));
         }
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
@@ -110,6 +152,10 @@ public final class AuditCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "| %s | %s | %.4g | %.4g | %.0f %% | %.3g | %d | %.1f |%n", m.get("release"), m.get("relation"), claimed, lb,
                     100 * lb / claimed, confidence, ((Number) m.getOrDefault("trials_per_dataset", m.get("canaries"))).longValue(),
                     (Double) m.get("seconds"));
+        }
+        if (plot != null) {
+            out.println();
+            out.println("plot: " + plot);
         }
         out.printf(Locale.ROOT, "%nat delta %.3g; the bound holds with probability %.3g; a bound above the claim means the release "
                 + "leaks more than it states%n", delta, confidence);

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The full audit table of docs/results/audit.md: every release, both relations where stated, epsilon 2, delta 1e-5,
+# secure noise (the numbers change from run to run; add --seed N to reproduce one exactly, NOT PRIVATE).
+# Usage: docs/results/scripts/audit.sh [out-dir]   (about 30-40 min on 2 cores)
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+out=${1:-target/audit}
+mkdir -p "$out"
+./privadapt audit --release ncm --trials 10000000 --json > "$out/ncm.json"
+./privadapt audit --release lda --trials 10000000 --json > "$out/lda.json"
+./privadapt audit --release prima-target --trials 2000000 --json > "$out/prima-target.json"
+./privadapt audit --release dpot-record --trials 100000 --json > "$out/dpot-record.json"
+./privadapt audit --release dpot-attribute --trials 100000 --json > "$out/dpot-attribute.json"
+./privadapt audit --release output-perturbation --trials 2000000 --json > "$out/output-perturbation.json"
+./privadapt audit --release objective-perturbation --trials 2000000 --json > "$out/objective-perturbation.json"
+./privadapt audit --release dp-sgd --trials 1000000 --json > "$out/dp-sgd.json"
+echo "JSON in $out"
