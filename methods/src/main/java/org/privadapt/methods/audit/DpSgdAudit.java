@@ -34,43 +34,50 @@ final class DpSgdAudit {
     static final int BASE_ROWS = 1000;
     static final double CANARY_NORM = 10;
 
-    static final AuditedRelease DP_SGD = new AuditedRelease() {
-        @Override
-        public String name() {
-            return "dp-sgd";
-        }
+    static final AuditedRelease DP_SGD = of("dp-sgd");
 
-        @Override
-        public String design() {
-            return "one training run per 1,000 input canaries in their own coordinates, each in with probability 1/2; "
-                    + "score: the canary row's class margin";
-        }
+    /** DP-GD: the same canaries, full-batch noisy gradient descent (dp-source-only's learner=dp-gd). */
+    static final AuditedRelease DP_GD = of("dp-gd");
 
-        @Override
-        public Set<NeighbouringRelation> relations() {
-            return EnumSet.allOf(NeighbouringRelation.class);
-        }
-
-        @Override
-        public long defaultTrials() {
-            return CANARIES;
-        }
-
-        @Override
-        public Prepared prepare(double epsilon, double delta, NeighbouringRelation relation, double noiseScale) {
-            if (noiseScale != 1.0) {
-                throw new IllegalArgumentException("dp-sgd has no injected-bug mode");
+    private static AuditedRelease of(String learner) {
+        return new AuditedRelease() {
+            @Override
+            public String name() {
+                return learner;
             }
-            return Prepared.oneRun(canaries(epsilon, delta, relation, MethodConfig.defaults()), epsilon);
-        }
-    };
+
+            @Override
+            public String design() {
+                return "one training run per 1,000 input canaries in their own coordinates, each in with probability 1/2; "
+                        + "score: the canary row's class margin";
+            }
+
+            @Override
+            public Set<NeighbouringRelation> relations() {
+                return EnumSet.allOf(NeighbouringRelation.class);
+            }
+
+            @Override
+            public long defaultTrials() {
+                return CANARIES;
+            }
+
+            @Override
+            public Prepared prepare(double epsilon, double delta, NeighbouringRelation relation, double noiseScale) {
+                if (noiseScale != 1.0) {
+                    throw new IllegalArgumentException(learner + " has no injected-bug mode");
+                }
+                return Prepared.oneRun(canaries(epsilon, delta, relation, MethodConfig.defaults().withParam("learner", learner)), epsilon);
+            }
+        };
+    }
 
     /** The canary training under a learner configuration (dp-sgd with its defaults unless {@code base} overrides them). */
     static OneRunAudit.Canaries canaries(double epsilon, double delta, NeighbouringRelation relation, MethodConfig base) {
         boolean add = relation == NeighbouringRelation.ADD_OR_REMOVE_ONE;
         int d = 2 + CANARIES;
         int n = BASE_ROWS + (add ? CANARIES / 2 : CANARIES);
-        MethodConfig c = base.withParam("learner", "dp-sgd");
+        MethodConfig c = base.params().containsKey("learner") ? base : base.withParam("learner", "dp-sgd");
         PrivateLearners.Plan plan = PrivateLearners.plan(c, n, d, 2, epsilon, delta, relation, null, 1);
         Random pub = new Random(30); // public base data, not noise
         double[][] baseRows = new double[BASE_ROWS][];
