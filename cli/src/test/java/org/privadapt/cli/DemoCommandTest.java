@@ -55,4 +55,26 @@ class DemoCommandTest {
         assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err().strip().lines().count()).isEqualTo(1);
     }
+
+    /**
+     * Issue 30: the demo names the best private pipeline of the run, and --private-methods runs others (here paper
+     * 004's dp-uda-gmm) with their own privacy statements; an unknown name is a one-line usage error.
+     */
+    @Test
+    void theDemoNamesTheBestPrivatePipelineAndRunsOthersOnRequest() throws Exception {
+        CliHarness.Result r = CliHarness.run("demo", "--seed", "5", "--private-methods", "dp-source-only,dp-uda-gmm", "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode results = Json.MAPPER.readTree(r.out()).get("results");
+        assertThat(results).hasSize(4);
+        assertThat(results.get(3).get("method").asText()).isEqualTo("dp-uda-gmm");
+        assertThat(results.get(3).get("privacy").get("source").get("epsilon").asDouble()).isPositive().isLessThanOrEqualTo(2.0 + 1e-9);
+        double a = results.get(2).get("accuracy_mean").asDouble();
+        double b = results.get(3).get("accuracy_mean").asDouble();
+        CliHarness.Result text = CliHarness.run("demo", "--seed", "5", "--private-methods", "dp-source-only,dp-uda-gmm");
+        assertThat(text.out()).contains("Best private pipeline in this run: " + (a >= b ? "dp-source-only" : "dp-uda-gmm"))
+                .doesNotContain("PRIMA adapts");
+        CliHarness.Result bad = CliHarness.run("demo", "--private-methods", "nope");
+        assertThat(bad.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(bad.err().strip().lines().count()).isEqualTo(1);
+    }
 }
