@@ -94,13 +94,19 @@ public final class PartyOptions {
      * Fails (as a usage error, before anything is read, spent or written) when {@code out} cannot be written: a
      * directory, in a directory that does not exist or where no file can be created (probed by creating and deleting
      * a temporary file, which also catches read-only mounts and root), or an existing file that cannot be opened for
-     * writing (read-only for this user, or immutable: {@code chattr +i} refuses even root). Outputs are checked
+     * writing (read-only for this user, or immutable: {@code chattr +i} refuses even root), or an existing special file
+     * (a device such as /dev/full or /dev/null, a FIFO, a socket), which the atomic rename would replace by a regular
+     * file (and opening a FIFO would block until a reader came). Outputs are checked
      * before a budget is charged, so that a release is never paid for and then lost (docs/privacy/ledger.md).
      */
     public static void requireWritable(Path out, String option) {
         Path abs = out.toAbsolutePath();
         if (Files.isDirectory(abs)) {
             throw new UsageException(option + " " + out + ": is a directory");
+        }
+        if (Files.exists(abs) && !Files.isRegularFile(abs)) { // both follow a symbolic link to its target
+            throw new UsageException(option + " " + out + ": is not a regular file (a device, FIFO or socket); outputs are written to a "
+                    + "new file renamed into place, which would replace it: give a regular file or a new path");
         }
         Path dir = abs.getParent();
         if (dir == null || !Files.isDirectory(dir)) {

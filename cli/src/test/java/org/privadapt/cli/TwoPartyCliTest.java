@@ -59,6 +59,37 @@ class TwoPartyCliTest {
             "--out", dir.resolve("model.json").toString(), "--seed", "21"}, extra);
     }
 
+    /**
+     * Issue 33: an output that is a device or a FIFO is refused before anything is read, spent or written (the rename
+     * into place would replace the device node, and opening a FIFO would block until a reader came).
+     */
+    @Test
+    void specialFilesAreRefusedAsOutputsBeforeAnythingIsSpent() throws Exception {
+        data();
+        Path devNull = Path.of("/dev/null");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(devNull) && !Files.isRegularFile(devNull), "no /dev/null device here");
+        CliHarness.Result r = release("--out", devNull.toString());
+        assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("--out /dev/null: is not a regular file");
+        assertThat(r.err().strip().lines().count()).isEqualTo(1);
+        assertThat(Files.exists(dir.resolve("t.ledger"))).isFalse();
+        assertThat(Files.isRegularFile(devNull)).isFalse();
+        Path fifo = dir.resolve("fifo");
+        boolean made;
+        try {
+            made = new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0;
+        } catch (java.io.IOException e) {
+            made = false;
+        }
+        if (made) {
+            CliHarness.Result f = release("--out", fifo.toString());
+            assertThat(f.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(f.err()).contains("is not a regular file");
+            assertThat(Files.isRegularFile(fifo)).isFalse();
+            assertThat(Files.exists(dir.resolve("t.ledger"))).isFalse();
+        }
+    }
+
     @Test
     void objectivePerturbationCrossesThePartiesAsABareGuaranteeAndMatchesRun() throws Exception {
         // the model's release is an ApproximateDpEvent: it is charged to the source's ledger, carried in the artifact,

@@ -89,6 +89,9 @@ public final class AuditCommand implements Callable<Integer> {
         if (plot != null && !plot.toString().endsWith(".png")) {
             throw new UsageException("--plot: the file name must end in .png, got '" + plot + "'");
         }
+        if (plot != null) {
+            org.privadapt.cli.PartyOptions.requireWritable(plot, "--plot");
+        }
         if (eps.stream().anyMatch(e -> !(e > 0) || e.isInfinite()) || !(delta > 0 && delta < 1) || !(confidence > 0 && confidence < 1)
                 || (trialsOption != null && (trialsOption < 4 || trialsOption > 200_000_000L))) {
             throw new UsageException("audit needs --epsilon > 0, 0 < --delta < 1, 0 < --confidence < 1 and 4 <= --trials <= 2e8");

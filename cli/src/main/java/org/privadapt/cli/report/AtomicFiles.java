@@ -28,6 +28,9 @@ public final class AtomicFiles {
                 if (Files.isSymbolicLink(target)) {
                     target = target.toRealPath(); // write where the link points, as a shell redirection would
                 }
+                if (Files.exists(target) && !Files.isRegularFile(target)) {
+                    throw new IOException(target + " is not a regular file (a device, FIFO or socket): refusing to replace it");
+                }
                 Path dir = target.getParent();
                 Files.createDirectories(dir);
                 Path tmp = createSibling(dir, target);
