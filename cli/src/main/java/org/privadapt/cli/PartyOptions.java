@@ -63,9 +63,7 @@ public final class PartyOptions {
     }
 
     public void validate() {
-        if (!(epsilon > 0) || !Double.isFinite(epsilon)) {
-            throw new UsageException("--epsilon must be > 0, got " + epsilon);
-        }
+        PrivacyOptions.checkEpsilon("--epsilon", epsilon);
         if (!(delta > 0 && delta < 1)) {
             throw new UsageException("--delta must be in (0, 1), got " + delta);
         }

@@ -98,6 +98,21 @@ public final class PrivacyOptions {
         validate(anyPrivate, false);
     }
 
+    /**
+     * The largest epsilon any command accepts: far above any guarantee worth stating (at 20 a DP statement is already
+     * nominal), and below where the accountants' e^epsilon terms lose meaning (1e308 read as "would bring this run to
+     * epsilon Infinity").
+     */
+    public static final double MAX_EPSILON = 1000;
+
+    /** One message for every epsilon option: a finite number in (0, MAX_EPSILON]. */
+    public static void checkEpsilon(String option, Double e) {
+        if (e == null || !(e > 0) || !(e <= MAX_EPSILON)) {
+            throw new UsageException(option + " must be a finite number in (0, " + (long) MAX_EPSILON + "], got " + e
+                    + (e != null && e > MAX_EPSILON && !e.isInfinite() ? " (for no privacy, use a non-private method)" : ""));
+        }
+    }
+
     /** As above; {@code sweepAllowed}: several --epsilon values are accepted (bench). */
     public void validate(boolean anyPrivate, boolean sweepAllowed) {
         if (epsilons != null && epsilons.size() > 1 && !sweepAllowed) {
@@ -105,9 +120,7 @@ public final class PrivacyOptions {
         }
         if (epsilons != null) {
             for (Double e : epsilons) {
-                if (e == null || !(e > 0) || e.isInfinite()) {
-                    throw new UsageException("epsilon must be > 0, got " + e);
-                }
+                checkEpsilon("--epsilon", e);
             }
             if (epsilon == null) {
                 epsilon = epsilons.get(0);
@@ -116,9 +129,11 @@ public final class PrivacyOptions {
         if (!(delta > 0 && delta < 1)) {
             throw new UsageException("--delta must be in (0, 1), got " + delta);
         }
-        for (Double e : new Double[] {epsilon, sourceEpsilon, targetEpsilon}) {
-            if (e != null && !(e > 0)) {
-                throw new UsageException("epsilon must be > 0, got " + e);
+        String[] names = {"--epsilon", "--source-epsilon", "--target-epsilon"};
+        Double[] values = {epsilon, sourceEpsilon, targetEpsilon};
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] != null) {
+                checkEpsilon(names[i], values[i]);
             }
         }
         if (anyPrivate && epsilon == null && (sourceEpsilon == null || targetEpsilon == null)) {

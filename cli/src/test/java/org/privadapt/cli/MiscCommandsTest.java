@@ -140,4 +140,18 @@ class MiscCommandsTest {
         assertThat(badPlot.code()).isEqualTo(2);
         assertThat(java.nio.file.Files.exists(dir.resolve("a.svg"))).isFalse();
     }
+
+    /** Issue 33: one message for non-finite, absurd, negative and non-numeric budgets, before anything runs. */
+    @Test
+    void everyEpsilonOptionHasOneRangeMessage() {
+        for (String e : new String[] {"Infinity", "1e308", "NaN", "-1", "0"}) {
+            for (String[] cmd : new String[][] {{"demo", "--epsilon", e}, {"run", "--method", "dp-source-only", "--source", "a.csv",
+                    "--target", "b.csv", "--epsilon", e}, {"audit", "--epsilon", e}}) {
+                CliHarness.Result r = CliHarness.run(cmd);
+                assertThat(r.code()).as("%s %s", String.join(" ", cmd), r.err()).isEqualTo(2);
+                assertThat(r.err()).as(String.join(" ", cmd)).contains("--epsilon must be a finite number in (0, 1000]");
+                assertThat(r.err().strip().lines().count()).isEqualTo(1);
+            }
+        }
+    }
 }

@@ -86,6 +86,9 @@ public final class AuditCommand implements Callable<Integer> {
                 throw new UsageException("--epsilon: not a number: '" + e + "'");
             }
         }
+        for (double e : eps) {
+            org.privadapt.cli.PrivacyOptions.checkEpsilon("--epsilon", e);
+        }
         if (plot != null && !plot.toString().endsWith(".png")) {
             throw new UsageException("--plot: the file name must end in .png, got '" + plot + "'");
         }

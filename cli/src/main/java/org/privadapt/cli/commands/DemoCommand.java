@@ -91,8 +91,9 @@ public final class DemoCommand implements Callable<Integer> {
             throw new UsageException("demo needs --dimension >= 2, --classes >= 2, --per-class >= 2 and --stretch >= 1");
         }
         SyntheticShift.Config c = new SyntheticShift.Config(dimension, classes, perClass, perClass, 3.0, stretch, 3.0);
-        if (!(epsilon > 0) || Double.isInfinite(epsilon) || !(delta > 0 && delta < 1)) {
-            throw new UsageException("demo needs --epsilon > 0 (finite) and 0 < --delta < 1");
+        org.privadapt.cli.PrivacyOptions.checkEpsilon("--epsilon", epsilon);
+        if (!(delta > 0 && delta < 1)) {
+            throw new UsageException("demo needs 0 < --delta < 1");
         }
         SyntheticShift.Problem p = SyntheticShift.generate(c, dataSeed);
         // the non-private methods centre each domain with its own mean (a mean shift is the part of this problem

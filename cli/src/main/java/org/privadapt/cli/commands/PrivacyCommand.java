@@ -374,9 +374,7 @@ public final class PrivacyCommand implements java.util.concurrent.Callable<Integ
         public Integer call() {
             training.check();
             checkDelta(delta);
-            if (!(epsilon > 0)) {
-                throw new UsageException("--epsilon must be > 0, got " + epsilon);
-            }
+            org.privadapt.cli.PrivacyOptions.checkEpsilon("--epsilon", epsilon);
             List<String> warnings = new ArrayList<>();
             PrivacyAccountant acc = accountant(accountant, warnings);
             double s;
