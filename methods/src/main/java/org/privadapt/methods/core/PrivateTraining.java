@@ -87,6 +87,9 @@ public final class PrivateTraining {
         }
         double clip = c.param("clip", 1.0);
         double epochs = c.param("epochs", 10);
+        if (!(epochs > 0) || Double.isInfinite(epochs)) {
+            throw new IllegalArgumentException("epochs must be a finite number > 0, got " + epochs);
+        }
         double batch = c.param("batch", 256);
         if (!(batch >= 1)) {
             throw new IllegalArgumentException("batch must be >= 1, got " + batch);

@@ -40,6 +40,15 @@ public record DpSgdConfig(double clipNorm, double noiseMultiplier, double sampli
         if (maxPhysicalBatch < 1) {
             throw new IllegalArgumentException("physical batch size must be >= 1, got " + maxPhysicalBatch);
         }
+        // checked here, when the plan is made, so that a setting training would reject is refused before any charge
+        if (!(learningRate > 0) || Double.isInfinite(learningRate)) {
+            throw new IllegalArgumentException("lr must be a finite number > 0, got " + learningRate);
+        }
+        if (!(weightDecay >= 0) || Double.isInfinite(weightDecay)) {
+            throw new IllegalArgumentException("weight-decay must be a finite number >= 0, got " + weightDecay);
+        }
+        org.privadapt.models.nn.Optimizer.check(optimizer);
+        org.privadapt.models.nn.LearningRateSchedule.check(schedule);
     }
 
     public DpSgdConfig withSteps(long s) {

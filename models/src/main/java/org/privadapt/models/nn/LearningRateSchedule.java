@@ -24,6 +24,22 @@ public interface LearningRateSchedule {
         return (t, total) -> lr * Math.pow(decay, t);
     }
 
+    /** @throws IllegalArgumentException naming the known schedules when {@code spec} is not one of them, well formed */
+    public static void check(String spec) {
+        LearningRateSchedule s;
+        try {
+            s = parse(spec, 1.0);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(e instanceof IllegalArgumentException && e.getMessage() != null
+                    && e.getMessage().startsWith("unknown schedule") ? e.getMessage()
+                    : "malformed schedule '" + spec + "' (constant, cosine, step:EVERY:FACTOR, exp:DECAY)");
+        }
+        double first = s.at(0, 1);
+        if (!(first > 0) || Double.isInfinite(first)) {
+            throw new IllegalArgumentException("schedule '" + spec + "' gives a learning rate that is not a positive number");
+        }
+    }
+
     /** Parses {@code constant}, {@code cosine}, {@code step:EVERY:FACTOR}, {@code exp:DECAY}. */
     static LearningRateSchedule parse(String spec, double lr) {
         String[] p = spec.split(":");

@@ -111,6 +111,11 @@ public interface Optimizer {
         };
     }
 
+    /** @throws IllegalArgumentException naming the known optimizers when {@code name} is not one */
+    public static void check(String name) {
+        parse(name);
+    }
+
     static Optimizer parse(String name) {
         return switch (name) {
             case "sgd" -> sgd(0);
