@@ -47,4 +47,17 @@ class DpotBenchCliTest {
         }
         assertThat(png).doesNotExist();
     }
+
+    /** Issue 33: an explicit --runs 1 is honoured (it silently became 20), and without --seed the noise is secure. */
+    @Test
+    void runsOneIsHonouredAndNoSeedMeansSecureNoise() throws Exception {
+        RealDataCliTest.requireFile("office-caltech10/surf/dslr_SURF_L10.mat");
+        RealDataCliTest.requireFile("office-caltech10/surf/webcam_SURF_L10.mat");
+        CliHarness.Result r = CliHarness.run("bench", "dpot-wasserstein", "--tasks", "D:W", "--runs", "1", "--minibatches", "1", "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode j = Json.MAPPER.readTree(r.out());
+        assertThat(j.get("whole_batch_runs").asInt()).isEqualTo(1);
+        assertThat(j.get("noise").asText()).isEqualTo("secure");
+        assertThat(r.err()).doesNotContain("seeded noise requested");
+    }
 }

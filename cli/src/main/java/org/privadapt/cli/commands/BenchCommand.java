@@ -138,9 +138,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if ("dpot-wasserstein".equals(suiteName)) {
             return new DpotBench(data.registry(), spec.commandLine().getOut(), output).wasserstein(
-                    tasks == null || tasks.isEmpty() ? null : tasks.get(0), preprocess, methodOptions.runs > 1 ? methodOptions.runs : 20,
-                    minibatches, regParam(), plot,
-                    privacy.seeded() ? privacy.seedValue() : 1L);
+                    tasks == null || tasks.isEmpty() ? null : tasks.get(0), preprocess,
+                    spec.commandLine().getParseResult().hasMatchedOption("--runs") ? methodOptions.runs : 20, // explicit --runs 1 honoured
+                    minibatches, regParam(), plot, privacy.seeded() ? privacy.seedValue() : null);
         }
         if ("sinkhorn".equals(suiteName)) {
             return new DpotBench(data.registry(), spec.commandLine().getOut(), output).sinkhorn(quick);

@@ -32,13 +32,18 @@ final class DpotBench {
     private final PrintWriter out;
     private final OutputOptions output;
 
+    private static org.privadapt.privacy.noise.NoiseSource noise(Long seed, int offset) {
+        return seed == null ? org.privadapt.privacy.noise.NoiseSource.secure() : org.privadapt.privacy.noise.NoiseSource.seeded(seed + offset);
+    }
+
     DpotBench(BenchmarkRegistry registry, PrintWriter out, OutputOptions output) {
         this.registry = registry;
         this.out = out;
         this.output = output;
     }
 
-    int wasserstein(String task, String preprocess, int runs, int minibatches, double reg, Path plot, long seed) throws Exception {
+    /** @param seed seeded noise (reproducible, NOT PRIVATE) when not null; secure noise otherwise */
+    int wasserstein(String task, String preprocess, int runs, int minibatches, double reg, Path plot, Long seed) throws Exception {
         String[] st = (task == null ? "caltech:amazon" : task).split(":");
         if (!(reg > 0 && reg < 1)) {
             throw new UsageException("--param reg: the entropic regularisation (relative to the cost's range) must be in (0, 1), got " + reg);
@@ -70,9 +75,9 @@ final class DpotBench {
         org.privadapt.cli.Progress progress = org.privadapt.cli.Progress.start("dpot-wasserstein", 2L * ratios.length, !output.json);
         for (int i = 0; i < ratios.length; i++) {
             progress.message("sigma/w " + ratios[i]);
-            double[] ew = WassersteinError.errors(xs, xt, ratios[i], l, runs, 0, reg, seed + i);
+            double[] ew = WassersteinError.errors(xs, xt, ratios[i], l, runs, 0, reg, noise(seed, i));
             progress.step();
-            double[] em = WassersteinError.errors(xs, xt, ratios[i], l, minibatches, 128, reg, seed + 100 + i);
+            double[] em = WassersteinError.errors(xs, xt, ratios[i], l, minibatches, 128, reg, noise(seed, 100 + i));
             progress.step();
             whole[0][i] = ratios[i];
             whole[1][i] = mean(ew);
@@ -90,6 +95,9 @@ final class DpotBench {
         progress.close();
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("command", "bench dpot-wasserstein");
+        report.put("whole_batch_runs", runs);
+        report.put("minibatch_runs", minibatches);
+        report.put("noise", seed == null ? "secure" : "seeded " + seed + " (reproducible)");
         report.put("source", s);
         report.put("target", t);
         report.put("projection_dim", l);

@@ -14,19 +14,24 @@ import org.privadapt.privacy.noise.NoiseSource;
  * (Alg. 1), both couplings from entropic OT at the same absolute regularisation, {@code reg} times the range of the
  * true cost C (so that the noisy problem is not solved at a blurrier effective regularisation than the true one). Whole batch:
  * all rows (W is solved once); minibatch: a random batch of each side per repetition. An accuracy experiment, not a
- * release: its noise is seeded.
+ * release: its noise is seeded when a seed is given, secure otherwise.
  */
 public final class WassersteinError {
     private WassersteinError() {
     }
 
-    /** Relative errors, one per repetition. */
+    /** Relative errors, one per repetition, with seeded noise (reproducible). */
     public static double[] errors(DenseMatrix xs, DenseMatrix xt, double noiseRatio, int l, int repetitions, int batch,
             double reg, long seed) {
+        return errors(xs, xt, noiseRatio, l, repetitions, batch, reg, NoiseSource.seeded(seed));
+    }
+
+    /** Relative errors, one per repetition, with the noise given. */
+    public static double[] errors(DenseMatrix xs, DenseMatrix xt, double noiseRatio, int l, int repetitions, int batch,
+            double reg, NoiseSource noise) {
         if (!(reg > 0) || !(noiseRatio >= 0) || l < 1 || repetitions < 1) {
             throw new IllegalArgumentException("need reg > 0, noiseRatio >= 0, l >= 1, repetitions >= 1");
         }
-        NoiseSource noise = NoiseSource.seeded(seed);
         double[] err = new double[repetitions];
         SinkhornOptions opt = SinkhornOptions.defaults().withMaxIterations(5000).withTolerance(1e-7);
         double wholeSpan = batch > 0 ? Double.NaN : span(CostMatrices.squaredEuclidean(xs, xt));
