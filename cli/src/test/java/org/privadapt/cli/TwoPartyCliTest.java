@@ -90,6 +90,25 @@ class TwoPartyCliTest {
         }
     }
 
+    /**
+     * Issue 33: target release without --preprocess takes run's default for private methods (it took plain l2) and
+     * says so; source train names the learner that ran (learner=auto picks ncm for --classifier lr; it said "lr").
+     */
+    @Test
+    void releaseUsesRunsDefaultPreprocessingAndTrainNamesItsLearner() throws Exception {
+        data();
+        CliHarness.Result r = CliHarness.run("target", "release", "--method", "prima", "--data", tgt.toString(), "--epsilon", "2",
+                "--ledger", dir.resolve("t.ledger").toString(), "--out", dir.resolve("release.json").toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.err()).contains("preprocessing l2,scale=2 (default for private methods"); // d = 5: floor(sqrt 5) = 2
+        assertThat(Files.readString(dir.resolve("release.json"))).contains("l2,scale=2");
+        CliHarness.Result t = command(List.of("source", "train"), new String[] {"--data", src.toString(), "--release",
+                dir.resolve("release.json").toString(), "--classifier", "lr", "--epsilon", "2", "--public", "size,classes",
+                "--ledger", dir.resolve("s.ledger").toString(), "--out", dir.resolve("model.json").toString()});
+        assertThat(t.code()).as(t.err()).isZero();
+        assertThat(t.out()).contains("learner ncm for --classifier lr");
+    }
+
     @Test
     void objectivePerturbationCrossesThePartiesAsABareGuaranteeAndMatchesRun() throws Exception {
         // the model's release is an ApproximateDpEvent: it is charged to the source's ledger, carried in the artifact,

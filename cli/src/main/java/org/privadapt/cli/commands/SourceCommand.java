@@ -109,6 +109,9 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
             summary.put("kind", "model");
             summary.put("method", release.method());
             summary.put("classifier", classifier);
+            // the learner that actually ran (learner=auto may pick ncm for --classifier lr): issue 33
+            String learner = model.privacy().path("training").path("learner").asText(classifier);
+            summary.put("learner", learner);
             summary.put("rows", source.size());
             summary.put("classes", model.classNames().size());
             summary.put("epsilon_spent", session.spent().epsilon());
@@ -117,8 +120,8 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
             if (json) {
                 w.println(Json.write(summary));
             } else {
-                w.printf(Locale.ROOT, "model:   %s (%s, %s, %d source rows, %d classes)%n", out, release.method(), classifier,
-                        source.size(), model.classNames().size());
+                w.printf(Locale.ROOT, "model:   %s (%s, learner %s%s, %d source rows, %d classes)%n", out, release.method(), learner,
+                        learner.equals(classifier) ? "" : " for --classifier " + classifier, source.size(), model.classNames().size());
                 w.printf(Locale.ROOT, "privacy: source spent epsilon %s, delta %s%s%n", org.privadapt.cli.Runs.formatNumber(session.spent().epsilon()),
                         org.privadapt.cli.Runs.formatNumber(session.spent().delta()), session.isPrivate() ? "" : " -- seeded noise: NOT differentially private");
             }

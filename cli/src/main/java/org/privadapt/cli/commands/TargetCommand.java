@@ -98,8 +98,9 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
         @Option(names = "--out", required = true, paramLabel = "FILE", description = "Where to write the release artifact (atomically).")
         Path out;
 
-        @Option(names = "--preprocess", paramLabel = "STEPS", defaultValue = "l2",
-                description = "Row-local preprocessing, recorded in the release so the source and predict apply the same (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--preprocess", paramLabel = "STEPS",
+                description = "Row-local preprocessing, recorded in the release so the source and predict apply the same (default: the "
+                        + "policy run uses for private methods, l2,scale=floor(sqrt d), printed).")
         String preprocess;
 
         @Option(names = "--param", paramLabel = "NAME=VALUE", description = "Method parameter (see docs/privacy/prima.md), repeatable.")
@@ -119,7 +120,17 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             party.validate();
             PartyOptions.requireWritable(out, "--out");
             PrimaMethod m = primaMethod(method);
-            String pre = Runs.preprocessing(preprocess).spec();
+            org.privadapt.data.preprocess.DefaultPreprocessing.Choice preDefault = null;
+            Dataset raw = null;
+            if (preprocess == null) { // one policy with run: the default for private methods, from the public dimension
+                raw = prepare(data, dataRef, DataSpecs.Role.TARGET, "none", "target");
+                preDefault = org.privadapt.data.preprocess.DefaultPreprocessing.forPrivate(raw.dimension());
+            }
+            String pre = Runs.preprocessing(preprocess != null ? preprocess : preDefault.spec()).spec();
+            if (preDefault != null && !json) {
+                spec.commandLine().getErr().println("privadapt: preprocessing " + preDefault.spec() + " (default for "
+                        + preDefault.reason() + "; --preprocess to change)");
+            }
             PrimaConfig cfg;
             try {
                 org.privadapt.methods.core.MethodParameters.check("target release", org.privadapt.methods.prima.PrimaConfig.PARAMETERS, params);
@@ -127,7 +138,8 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             } catch (IllegalArgumentException e) {
                 throw new UsageException(m.name() + ": " + e.getMessage(), e);
             }
-            Dataset target = prepare(data, dataRef, DataSpecs.Role.TARGET, pre, "target").withoutLabels().withPublicFacts(party.declared());
+            Dataset target = (raw != null ? Runs.preprocessing(pre).fitAndApply(raw) : prepare(data, dataRef, DataSpecs.Role.TARGET, pre, "target"))
+                    .withoutLabels().withPublicFacts(party.declared());
             org.privadapt.cli.DeltaPolicy.check("target", party.delta(), target.size(), party.allowLargeDelta, spec.commandLine().getErr());
             PrivacySession session = party.session("target");
             TargetRelease r = Prima.release(target, cfg, pre, m.name(), 1L, runId(party), session);
