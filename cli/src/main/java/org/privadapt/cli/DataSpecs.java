@@ -96,7 +96,7 @@ public final class DataSpecs {
                 lv = rl;
             }
         }
-        boolean labelsOptional = roleSpecific && role == Role.TARGET;
+        boolean labelsOptional = roleSpecific && (role == Role.TARGET || role == Role.PREDICTION);
         boolean oneHot;
         switch (categorical) {
             case "reject": oneHot = false; break;
@@ -117,7 +117,12 @@ public final class DataSpecs {
     }
 
     /** Which split of a benchmark domain a role reads when the reference names none. */
-    public enum Role { SOURCE, TARGET, EVALUATION }
+    /**
+     * SOURCE, TARGET (labels optional: no method reads an adaptation target's labels), EVALUATION (labelled), and
+     * PREDICTION: the rows {@code target predict} labels, read like EVALUATION but with labels optional (accuracy is
+     * reported only when they are there).
+     */
+    public enum Role { SOURCE, TARGET, EVALUATION, PREDICTION }
 
     /**
      * Loads a file or a benchmark reference. For a reference without a split, the suite's protocol decides:
@@ -131,7 +136,7 @@ public final class DataSpecs {
                 String split = switch (role) {
                     case SOURCE -> s.trainSplit();
                     case TARGET -> s.adaptSplit();
-                    case EVALUATION -> s.evalSplit();
+                    case EVALUATION, PREDICTION -> s.evalSplit();
                 };
                 return reg.loadRef(spec + ":" + split);
             }

@@ -109,6 +109,31 @@ class TwoPartyCliTest {
         assertThat(t.out()).contains("learner ncm for --classifier lr");
     }
 
+    /** Issue 33: target predict reads unlabelled rows (it exited 3, "no column named label") and reports no accuracy. */
+    @Test
+    void predictTakesUnlabelledRows() throws Exception {
+        data();
+        assertThat(release().code()).isZero();
+        assertThat(train(dir.resolve("release.json")).code()).isZero();
+        List<String> lines = Files.readAllLines(tgt);
+        int label = List.of(lines.get(0).split(",")).indexOf("label");
+        assertThat(label).isNotNegative();
+        List<String> unlabelled = new ArrayList<>();
+        for (String l : lines) {
+            List<String> cells = new ArrayList<>(List.of(l.split(",", -1)));
+            cells.remove(label);
+            unlabelled.add(String.join(",", cells));
+        }
+        Path plain = dir.resolve("unlabelled.csv");
+        Files.write(plain, unlabelled);
+        CliHarness.Result r = CliHarness.run("target", "predict", "--data", plain.toString(), "--model", dir.resolve("model.json").toString(),
+                "--out", dir.resolve("pred-unlabelled.csv").toString(), "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode acc = Json.MAPPER.readTree(r.out()).path("accuracy");
+        assertThat(acc.isNull() || acc.isMissingNode()).as(r.out()).isTrue();
+        assertThat(Files.readAllLines(dir.resolve("pred-unlabelled.csv"))).hasSize(lines.size());
+    }
+
     @Test
     void objectivePerturbationCrossesThePartiesAsABareGuaranteeAndMatchesRun() throws Exception {
         // the model's release is an ApproximateDpEvent: it is charged to the source's ledger, carried in the artifact,

@@ -223,7 +223,7 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
                             + abbreviate(model.releaseChecksum()) + " is not " + releaseFile + "'s " + abbreviate(rel.checksum()) + ")");
                 }
             }
-            Dataset rows = prepare(data, dataRef, DataSpecs.Role.EVALUATION, model.preprocessing(), "target");
+            Dataset rows = prepare(data, dataRef, DataSpecs.Role.PREDICTION, model.preprocessing(), "target");
             int[] pred = Prima.predict(model, rows);
             // degenerate predictions of the received model, and then of the refined one: read without labels
             List<String> predictionWarnings = new java.util.ArrayList<>();
