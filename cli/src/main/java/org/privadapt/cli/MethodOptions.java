@@ -51,7 +51,10 @@ public final class MethodOptions {
         }
     }
 
-    @Option(names = "--runs", defaultValue = "1", description = "Repetitions (default: ${DEFAULT-VALUE}).")
+    /** The most repetitions a run or bench cell takes (each run's result is held until the cell's summary). */
+    public static final int MAX_RUNS = 10_000;
+
+    @Option(names = "--runs", defaultValue = "1", description = "Repetitions, at most 10000 (default: ${DEFAULT-VALUE}).")
     public int runs;
 
     /** Checks the values and builds the configuration, with {@code extra} parameters added. */
@@ -71,8 +74,9 @@ public final class MethodOptions {
     }
 
     public MethodConfig config(Map<String, String> extra) {
-        if (runs < 1) {
-            throw new UsageException("--runs must be at least 1, got " + runs);
+        if (runs < 1 || runs > MAX_RUNS) {
+            // every run's result is held for the table's mean and deviation: a billion runs ran 75 s to an OutOfMemoryError
+            throw new UsageException("--runs must be in [1, " + MAX_RUNS + "], got " + runs);
         }
         if (!(l2 >= 0)) {
             throw new UsageException("--l2 must be >= 0, got " + l2);

@@ -154,4 +154,14 @@ class MiscCommandsTest {
             }
         }
     }
+
+    /** Issue 33: a billion runs was accepted and ran 75 s to an OutOfMemoryError; refused up front now. */
+    @Test
+    void absurdRunCountsAreRefusedUpFront() {
+        CliHarness.Result r = CliHarness.run("run", "--method", "source-only", "--source", "/nonexistent/a.csv", "--target",
+                "/nonexistent/b.csv", "--runs", "1000000000");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("--runs must be in [1, 10000]");
+        assertThat(r.err().strip().lines().count()).isEqualTo(1);
+    }
 }
