@@ -49,7 +49,8 @@ public final class ReleaseAudit {
     }
 
     /** The releases {@code privadapt audit} knows, in the order it lists them. */
-    public static final List<AuditedRelease> ALL = List.of(ClassStatisticsAudits.NCM, ClassStatisticsAudits.LDA, PrimaAudits.TARGET);
+    public static final List<AuditedRelease> ALL = List.of(ClassStatisticsAudits.NCM, ClassStatisticsAudits.LDA, PrimaAudits.TARGET, PateAudits.GNMAX,
+            DpEmAudits.DP_EM, BassilyAudits.DESCENT, BassilyAudits.STATISTICS);
 
     /** Their names. */
     public static final List<String> RELEASES = ALL.stream().map(AuditedRelease::name).toList();
