@@ -43,7 +43,7 @@ final class BassilyAudits {
      * <p><b>The test.</b> Inside the ball the descent is linear: the averaged iterate is a fixed linear function of
      * the T noisy gradient sums, whose means differ by the same shift in every step, so it is Gaussian with a mean
      * shift, and the iterate itself (signed towards D') is the likelihood-ratio test of what is released. The average
-     * weighs step s by (T - s) / T, which keeps {@code sqrt(3 T (T + 1) / (2 (2 T + 1)) / T)} of the whitened shift of
+     * weighs step s by (T - s) / T, which keeps {@code sqrt(3 (T + 1) / (2 (2 T + 1)))} of the whitened shift of
      * the transcript of all T gradients (95 % for T = 2; T = 1 would keep all of it but leave the composition over
      * steps untested). Together the test can reach a Gaussian of about 0.93 times the claimed shift.
      *
@@ -123,9 +123,10 @@ final class BassilyAudits {
      * D': x' = (cos 15 deg, sin 15 deg), y' = -1 (unit rows 60 degrees apart, mirrored about the diagonal, opposite
      * targets). The Gram block moves by diag(sin^2 - cos^2, cos^2 - sin^2) (the off-diagonal entry not at all) and the
      * X^T y block by x + x': squared norms 2 cos^2 30 deg = 1.5 and 2 (1 + sin 30 deg) = 3, a shift of norm
-     * sqrt(4.5) = 2.12 against the stated sensitivity sqrt(2 r^4 + 4 r^2) = sqrt 6 = 2.45: 87 %. The stated bound adds the two blocks'
-     * separate maxima (orthogonal rows for the Gram block, x' = x with opposite targets for X^T y), which no single
-     * pair attains together; a numerical maximisation over pairs in three dimensions found none above sqrt(4.5).
+     * sqrt(4.5) = 2.12 against the stated sensitivity sqrt(2 r^4 + 4 r^2) = sqrt 6 = 2.45: 87 %. The stated bound
+     * adds the two blocks' separate maxima (orthogonal rows for the Gram block, x' = x with opposite targets for
+     * X^T y), which no single pair attains together; a numerical maximisation over pairs in three dimensions found
+     * none above sqrt(4.5) (the best angle maximises 2 cos^2 phi + 2 (1 + sin phi), phi = 30 deg).
      *
      * <p><b>The test</b> is the likelihood ratio of the Gaussian release: the shift (the code's own
      * {@link StatisticsPCnvxAdap#statistics} on the clipped rows, D' minus D) dotted with the released vector (the noise
