@@ -156,6 +156,26 @@ public final class StatisticsPCnvxAdap {
     /** Charges the target's session (Laplace for d, one Gaussian for the statistics), then releases and solves. */
     public static Result fit(DenseMatrix xPub, double[] yPub, DenseMatrix xPriv, double[] yPriv, Settings s, PrivacySession target,
                              double[] start) throws BudgetExceededException, BudgetLedger.LedgerException {
+        NoisyStatistics noisy = noisyStatistics(xPub, yPub, xPriv, yPriv, s, target, start);
+        return new Result(solve(noisy.sourceRows(), noisy.sourceTargets(), noisy.statistics(), noisy.n(), noisy.discrepancy(), s,
+                start), noisy.discrepancy(), noisy.calibration());
+    }
+
+    /**
+     * The target's two DP releases before post-processing: the released discrepancy d_DP and the noisy statistics
+     * {@code statistics(clipped private rows) + N(0, (nu sensitivity)^2 I)}, with n, the calibration and the clipped
+     * public source (rows and targets) the solver post-processes them with. {@link #fit}
+     * charges and draws through this method and solves from its output alone; {@code privadapt audit --release
+     * bassily-statistics} attacks the statistics.
+     */
+    public record NoisyStatistics(double[] statistics, double discrepancy, int n, Map<String, Object> calibration,
+                                  DenseMatrix sourceRows, double[] sourceTargets) {
+    }
+
+    /** Charges the target's session (Laplace for d, one Gaussian for the statistics), then draws both releases. */
+    public static NoisyStatistics noisyStatistics(DenseMatrix xPub, double[] yPub, DenseMatrix xPriv, double[] yPriv, Settings s,
+                                                  PrivacySession target, double[] start)
+            throws BudgetExceededException, BudgetLedger.LedgerException {
         if (target.relation() != NeighbouringRelation.REPLACE_ONE) {
             throw new IllegalArgumentException("pcnvxadap-stats protects the target under replace-one (n public): use --relation replace");
         }
@@ -189,6 +209,6 @@ public final class StatisticsPCnvxAdap {
         double[] stats = statistics(xt, yt);
         NoiseAndSampling rnd = new SessionRandomness(target.noise());
         rnd.addGaussian(stats, nu * sens);
-        return new Result(solve(xs, ys, stats, n, dDp, s, start), dDp, cal);
+        return new NoisyStatistics(stats, dDp, n, cal, xs, ys);
     }
 }

@@ -116,8 +116,11 @@ public final class DpGaussianMixtureEm {
     public record Result(GaussianMixture model, int releases, DpEvent event, String noise, boolean isPrivate) {
     }
 
-    /** Receives each release as it is made (tests: the input model is public, so the harness can replay the query). */
-    interface Observer {
+    /**
+     * Receives each release as it is made (tests: the input model is public, so the harness can replay the query;
+     * {@code privadapt audit --release dp-em} attacks the noisy statistics).
+     */
+    public interface Observer {
         /** Release {@code index} (0 = the initial K = 1 release, whose input model is null). */
         void released(int index, GaussianMixture input, SufficientStatistics noisy);
     }
@@ -213,6 +216,15 @@ public final class DpGaussianMixtureEm {
      */
     public static Result fit(FeatureMatrix rows, Config c, PrivacySession session)
             throws BudgetExceededException, BudgetLedger.LedgerException {
+        return fit(rows, c, session, null);
+    }
+
+    /**
+     * As {@link #fit(FeatureMatrix, Config, PrivacySession)}, with {@code observer} (may be null) receiving each
+     * release's noisy statistics as it is made: the transcript {@code privadapt audit --release dp-em} attacks.
+     */
+    public static Result fit(FeatureMatrix rows, Config c, PrivacySession session, Observer observer)
+            throws BudgetExceededException, BudgetLedger.LedgerException {
         if (session.relation() != NeighbouringRelation.ADD_OR_REMOVE_ONE) {
             throw new IllegalArgumentException("DP-EM's sensitivities (1, R, R^2) hold under add/remove-one; the session uses "
                     + session.relation().description());
@@ -226,7 +238,7 @@ public final class DpGaussianMixtureEm {
         params.put("sigma", c.noiseMultiplier());
         session.charge("dp-em gmm", "Gaussian on per-component (count, sum, second moment) with sensitivities (1, R, R^2), "
                 + "T + 1 releases composed exactly (one Gaussian, multiplier sigma / sqrt(3 (T + 1)))", event(c), params);
-        return fit(rows, c, new SessionRandomness(session.noise()));
+        return fit(rows, c, new SessionRandomness(session.noise()), observer);
     }
 
     /** Fits with the given noise (seeded noise only on request: the result then says it is not private). */
