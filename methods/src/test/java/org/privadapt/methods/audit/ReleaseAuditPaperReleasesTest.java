@@ -61,7 +61,7 @@ class ReleaseAuditPaperReleasesTest {
             AuditedRelease r = ReleaseAudit.release(name);
             for (NeighbouringRelation rel : NeighbouringRelation.values()) {
                 if (!r.relations().contains(rel)) {
-                    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ReleaseAudit.run(name, rel, 2.0, 1e-5, 100, 0.05,
+                    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ReleaseAudit.audit(name, rel, 2.0, 1e-5, 100, 0.05,
                             NoiseSource.seeded(1))).isInstanceOf(IllegalArgumentException.class);
                 }
             }
