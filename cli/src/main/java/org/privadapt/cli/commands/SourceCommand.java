@@ -29,7 +29,7 @@ import picocli.CommandLine.Model.CommandSpec;
 /** {@code privadapt source ...}: the source institution's own steps of the two-party flow. */
 @Command(name = "source", mixinStandardHelpOptions = true,
         description = {"The source institution's steps of the two-party flow, run on its own machine with its own data "
-            + "(train: PRIMA/PRISA's DP model from the target's release; release: DPOT's DP release of its rows)."},
+            + "(train: PRIMA/PRISA's DP model from the target's release; release: DPOT's DP release of its rows, or dp-uda-gmm's DP model and feature mixture for paper 004)."},
         subcommands = {SourceCommand.Train.class, SourceCommand.Release.class})
 public final class SourceCommand implements java.util.concurrent.Callable<Integer> {
     @Spec

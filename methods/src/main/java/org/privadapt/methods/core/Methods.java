@@ -41,8 +41,43 @@ public final class Methods {
     public static AdaptationMethod get(String name) {
         AdaptationMethod m = ALL.get(name);
         if (m == null) {
-            throw new IllegalArgumentException("unknown method '" + name + "'; known methods: " + String.join(", ", ALL.keySet()));
+            String near = nearest(name, ALL.keySet());
+            throw new IllegalArgumentException("unknown method '" + name + "'" + (near == null ? "" : " (did you mean " + near + "?)")
+                    + "; known methods: " + String.join(", ", ALL.keySet()));
         }
         return m;
+    }
+
+    /** The known name closest to {@code name} in edit distance, when it is close (at most 2 edits, or a third of its length), or null. */
+    static String nearest(String name, java.util.Collection<String> known) {
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String k : known) {
+            int d = editDistance(name.toLowerCase(java.util.Locale.ROOT), k);
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = k;
+            }
+        }
+        return best != null && bestDistance <= Math.max(2, name.length() / 3) ? best : null;
+    }
+
+    static int editDistance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
     }
 }

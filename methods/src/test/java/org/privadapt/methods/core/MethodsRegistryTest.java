@@ -40,4 +40,12 @@ class MethodsRegistryTest {
         a.clear();
         assertThat(Methods.all()).hasSize(ORDER.size());
     }
+
+    /** Issue 33: a misspelt method name gets a suggestion; a name far from every method gets none. */
+    @Test
+    void aMisspeltNameGetsADidYouMean() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Methods.get("prmia")).hasMessageContaining("did you mean prima?");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Methods.get("dp-sourceonly")).hasMessageContaining("did you mean dp-source-only?");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Methods.get("xyzzy-unrelated")).hasMessageNotContaining("did you mean");
+    }
 }
