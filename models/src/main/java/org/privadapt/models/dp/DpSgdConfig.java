@@ -41,8 +41,8 @@ public record DpSgdConfig(double clipNorm, double noiseMultiplier, double sampli
             throw new IllegalArgumentException("physical batch size must be >= 1, got " + maxPhysicalBatch);
         }
         // checked here, when the plan is made, so that a setting training would reject is refused before any charge
-        if (!(learningRate > 0) || Double.isInfinite(learningRate)) {
-            throw new IllegalArgumentException("lr must be a finite number > 0, got " + learningRate);
+        if (!(learningRate >= 0) || Double.isInfinite(learningRate)) { // 0: a model that stays at its initialisation
+            throw new IllegalArgumentException("lr must be a finite number >= 0, got " + learningRate);
         }
         if (!(weightDecay >= 0) || Double.isInfinite(weightDecay)) {
             throw new IllegalArgumentException("weight-decay must be a finite number >= 0, got " + weightDecay);
