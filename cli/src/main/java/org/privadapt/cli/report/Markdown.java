@@ -36,6 +36,7 @@ public final class Markdown {
         sb.append("---:|".repeat(methods.size()));
         sb.append('\n');
         Map<String, List<Double>> means = new LinkedHashMap<>();
+        List<String> warnings = new ArrayList<>();
         for (Map.Entry<String, Map<String, Report.TaskResult>> e : byTask.entrySet()) {
             sb.append("| ").append(e.getKey()).append(" |");
             for (String m : methods) {
@@ -45,7 +46,14 @@ public final class Markdown {
                     continue;
                 }
                 means.computeIfAbsent(m, k -> new ArrayList<>()).add(r.scoreMean());
-                sb.append(' ').append(cell(r)).append(" |");
+                Double f1 = meanDiagnostic(r, "mean_f1");
+                // multi-label (issue 33): the mean per-label accuracy rewards answering "absent"; F1 beside it
+                sb.append(' ').append(cell(r)).append(f1 == null ? "" : String.format(Locale.ROOT, " (F1 %.1f)", 100 * f1)).append(" |");
+                int never = labelsNeverFound(r);
+                if (never > 0) {
+                    warnings.add(String.format(Locale.ROOT, "%s on %s: positive-class F1 0 on %d of %d labels in every run (never found; "
+                            + "the mean per-label accuracy hides it)", m, e.getKey(), never, labelCount(r)));
+                }
             }
             sb.append('\n');
         }
@@ -63,7 +71,53 @@ public final class Markdown {
             }
             sb.append('\n');
         }
+        for (String w : warnings) {
+            sb.append("\nWarning: ").append(w).append('\n');
+        }
         return sb.toString();
+    }
+
+    /** The mean over runs of a numeric diagnostic, or null when no run carries it. */
+    static Double meanDiagnostic(Report.TaskResult r, String key) {
+        if (r.diagnostics() == null) {
+            return null;
+        }
+        double s = 0;
+        int n = 0;
+        for (Map<String, Object> d : r.diagnostics()) {
+            if (d != null && d.get(key) instanceof Number x) {
+                s += x.doubleValue();
+                n++;
+            }
+        }
+        return n == 0 ? null : s / n;
+    }
+
+    /** The number of labels whose positive-class F1 is 0 in every run (multi-label results; 0 otherwise). */
+    static int labelsNeverFound(Report.TaskResult r) {
+        int labels = labelCount(r);
+        if (labels == 0) {
+            return 0;
+        }
+        int never = 0;
+        for (int l = 0; l < labels; l++) {
+            boolean found = false;
+            for (Map<String, Object> d : r.diagnostics()) {
+                if (d != null && d.get("per_label") instanceof List<?> list && list.size() == labels
+                        && ((Map<?, ?>) list.get(l)).get("f1") instanceof Number f && f.doubleValue() > 0) {
+                    found = true;
+                }
+            }
+            never += found ? 0 : 1;
+        }
+        return never;
+    }
+
+    static int labelCount(Report.TaskResult r) {
+        if (r.diagnostics() == null || r.diagnostics().isEmpty() || r.diagnostics().get(0) == null) {
+            return 0;
+        }
+        return r.diagnostics().get(0).get("per_label") instanceof List<?> list ? list.size() : 0;
     }
 
     /**
