@@ -331,7 +331,7 @@ public final class BenchCommand implements Callable<Integer> {
         String rel = Markdown.relativeTable(suite.name() + ": test MSE relative to target-only (same split per run)" + over, results);
         String perLabel = Markdown.perLabelTable(suite.name(), results);
         String md = Markdown.resultsTable(title, results) + (rel.isEmpty() ? "" : "\n" + rel) + (perLabel.isEmpty() ? "" : "\n" + perLabel) + notes.stream().map(n -> "\n" + n + "\n").reduce("", String::concat)
-                + totalsText(report.privacyTotals());
+                + perMethodText(results) + totalsText(report.privacyTotals());
         String plotTitle = suite.name() + (pairs.size() == 1
                 ? " " + shortOf(suite, pairs.get(0)[0]) + "->" + shortOf(suite, pairs.get(0)[1])
                 : " (mean over " + pairs.size() + " tasks)") + (runs > 1 ? ", error bars: sd over " + runs + " runs" : "");
@@ -357,6 +357,59 @@ public final class BenchCommand implements Callable<Integer> {
         return new Report("privadapt", Version.get(), "bench", Instant.now().toString(),
                 Report.Environment.current(LinAlg.backend().description()), cfg, new ArrayList<>(datasets.values()),
                 List.copyOf(results), List.copyOf(notes));
+    }
+
+    /**
+     * What each private method spent per cell, per party (issue 33: beside a baseline that read the same domain in
+     * the clear, the composed totals below say only "not private", and the private methods' own spend appeared
+     * nowhere in the text): the largest spend of any of its cells (one cell: one task at one setting, its runs
+     * composed), or what protects the party when it spent nothing.
+     */
+    static String perMethodText(List<Report.TaskResult> results) {
+        Map<String, Map<String, Report.PartySpend>> worst = new java.util.LinkedHashMap<>();
+        for (Report.TaskResult r : results) {
+            if (r.privacy() == null) {
+                continue;
+            }
+            Map<String, Report.PartySpend> m = worst.computeIfAbsent(r.method(), k -> new java.util.LinkedHashMap<>());
+            for (Map.Entry<String, Report.PartySpend> e : r.privacy().entrySet()) {
+                Report.PartySpend old = m.get(e.getKey());
+                Report.PartySpend now = e.getValue();
+                if (old == null || (now.isPrivate() && now.epsilon() instanceof Number n
+                        && (!(old.epsilon() instanceof Number o) || n.doubleValue() > o.doubleValue()))) {
+                    m.put(e.getKey(), now);
+                }
+            }
+        }
+        boolean anyPrivate = worst.values().stream().anyMatch(m -> m.values().stream()
+                .anyMatch(ps -> ps.epsilon() instanceof Number n && n.doubleValue() > 0));
+        if (!anyPrivate) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder("\nPrivacy spent per method (the largest cell: one task at one setting, its runs composed):\n\n");
+        for (Map.Entry<String, Map<String, Report.PartySpend>> e : worst.entrySet()) {
+            sb.append("- ").append(e.getKey()).append(": ");
+            List<String> parts = new ArrayList<>();
+            for (Map.Entry<String, Report.PartySpend> p : e.getValue().entrySet()) {
+                Report.PartySpend ps = p.getValue();
+                String what;
+                if (ps.epsilon() instanceof Number n && n.doubleValue() == 0) {
+                    what = "nothing released";
+                } else if (ps.epsilon() instanceof Number n) {
+                    what = "eps=" + Runs.formatNumber(n.doubleValue()) + ", delta=" + Runs.formatNumber(ps.delta() == null ? 0 : ps.delta())
+                            + (ps.runs() != null && ps.runs() > 1 && ps.epsilonPerRun() != null
+                                    ? " (" + ps.runs() + " runs of eps=" + Runs.formatNumber(ps.epsilonPerRun()) + ")" : "")
+                            + (ps.isPrivate() ? "" : ", " + (ps.note() == null ? "NOT PRIVATE" : ps.note()));
+                } else if (Report.unprotected(ps.epsilon())) {
+                    what = "not private";
+                } else {
+                    what = ps.note() == null ? String.valueOf(ps.epsilon()) : ps.note();
+                }
+                parts.add(p.getKey() + " " + what);
+            }
+            sb.append(String.join("; ", parts)).append('\n');
+        }
+        return sb.toString();
     }
 
     /**
