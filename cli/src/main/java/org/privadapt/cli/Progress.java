@@ -16,9 +16,32 @@ import me.tongfei.progressbar.ProgressBarStyle;
  */
 public final class Progress implements AutoCloseable {
     private final ProgressBar bar;
+    private final String linesTask;
+    private final long total;
+    private long done;
+    private String extra = "";
 
     private Progress(ProgressBar bar) {
+        this(bar, null, 0);
+    }
+
+    private Progress(ProgressBar bar, String linesTask, long total) {
         this.bar = bar;
+        this.linesTask = linesTask;
+        this.total = total;
+    }
+
+    /**
+     * As {@link #start}, and where the bar is not shown because standard error is not a terminal (a log, a CI job),
+     * one plain line per step instead ("privadapt: TASK 3/8 done (MESSAGE)"): for the long benchmarks (linalg,
+     * sinkhorn) that otherwise print nothing for many minutes. Nothing in {@code --json} mode ({@code enabled} false).
+     */
+    public static Progress startWithLines(String task, long total, boolean enabled) {
+        Progress p = start(task, total, enabled);
+        if (p.bar != null || !enabled) {
+            return p;
+        }
+        return new Progress(null, task, total);
     }
 
     public static Progress start(String task, long total, boolean enabled) {
@@ -55,12 +78,18 @@ public final class Progress implements AutoCloseable {
         if (bar != null) {
             bar.step();
         }
+        if (linesTask != null) {
+            done++;
+            System.err.println("privadapt: " + linesTask + " " + done + "/" + total + " done" + (extra.isEmpty() ? "" : " (" + extra + ")"));
+            System.err.flush();
+        }
     }
 
     public void message(String extra) {
         if (bar != null) {
             bar.setExtraMessage(extra);
         }
+        this.extra = extra == null ? "" : extra;
     }
 
     @Override

@@ -29,4 +29,37 @@ class ProgressTest {
             p.step();
         }
     }
+
+    /** Issue 33: without a terminal the long benchmarks print a plain line per finished step (they printed nothing). */
+    @Test
+    void withoutATerminalTheLongBenchmarksPrintALinePerStep() {
+        String before = System.getProperty("privadapt.stderrTty");
+        java.io.PrintStream err = System.err;
+        java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+        System.setProperty("privadapt.stderrTty", "false");
+        System.setErr(new java.io.PrintStream(buf, true));
+        try (Progress p = Progress.startWithLines("linalg", 2, true)) {
+            p.message("ejml");
+            p.step();
+            p.step();
+        } finally {
+            System.setErr(err);
+            if (before == null) {
+                System.clearProperty("privadapt.stderrTty");
+            } else {
+                System.setProperty("privadapt.stderrTty", before);
+            }
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("PRIVADAPT_PROGRESS") == null, "PRIVADAPT_PROGRESS set");
+        assertThat(buf.toString()).contains("privadapt: linalg 1/2 done (ejml)").contains("privadapt: linalg 2/2 done");
+        // --json (disabled): silent
+        java.io.ByteArrayOutputStream none = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(none, true));
+        try (Progress p = Progress.startWithLines("linalg", 2, false)) {
+            p.step();
+        } finally {
+            System.setErr(err);
+        }
+        assertThat(none.toString()).isEmpty();
+    }
 }

@@ -89,7 +89,8 @@ public final class BenchCommand implements Callable<Integer> {
             description = "dpot-wasserstein only: random pairs of 128-row batches per noise ratio (default: ${DEFAULT-VALUE}).")
     int minibatches;
 
-    @Option(names = "--quick", description = "linalg only: small sizes, one repetition (a smoke test, not a measurement).")
+    @Option(names = "--quick", description = "linalg and sinkhorn: small sizes, one repetition (a smoke test of a minute, not a "
+            + "measurement; the full runs take over 10 minutes and print a line per finished row on standard error).")
     boolean quick;
 
     @Option(names = "--backends", split = ",", paramLabel = "NAME",

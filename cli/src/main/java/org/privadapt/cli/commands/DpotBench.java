@@ -121,7 +121,7 @@ final class DpotBench {
         StringBuilder md = new StringBuilder("Sinkhorn (stabilised scaling) on n x n random problems (d = 64, squared Euclidean cost scaled "
                 + "to max 1, uniform weights); median of 3.\n\n| n | reg | iterations | ms / iteration | ms to convergence | converged | backend |\n"
                 + "|---:|---:|---:|---:|---:|---|---|\n");
-        org.privadapt.cli.Progress progress = org.privadapt.cli.Progress.start("sinkhorn", (long) sizes.length * regs.length, !output.json);
+        org.privadapt.cli.Progress progress = org.privadapt.cli.Progress.startWithLines("sinkhorn", (long) sizes.length * regs.length, !output.json);
         for (int n : sizes) {
             for (double reg : regs) {
                 progress.message("n " + n + ", reg " + reg);

@@ -66,7 +66,7 @@ final class LinalgBench {
         int s = quick ? 4 : 1;
         List<Cell> cells = new ArrayList<>();
         LinAlgBackend previous = LinAlg.backend();
-        try (org.privadapt.cli.Progress progress = org.privadapt.cli.Progress.start("linalg", backends.size(), !output.json)) {
+        try (org.privadapt.cli.Progress progress = org.privadapt.cli.Progress.startWithLines("linalg", backends.size(), !output.json)) {
             for (LinAlgBackend b : backends) {
                 progress.message(b.name());
                 LinAlg.useBackend(b);
