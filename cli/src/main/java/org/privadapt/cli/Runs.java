@@ -60,6 +60,30 @@ public final class Runs {
      * so the results are the same whatever {@code jobs} is (only the order in which they finish differs); callers
      * with budget ledgers must use one job, so that the ledger's entries keep the runs' order.
      */
+    /**
+     * When a cell's runs will take long (issue 33: a README cell of 20 DNN runs took 24 minutes, and checkpoints are
+     * per cell): after its first run, the estimate on standard error; null (nothing printed) when the rest takes under
+     * a minute.
+     */
+    static String cellEstimate(String method, String task, int runs, int workers, double firstRunSeconds) {
+        if (runs < 2) {
+            return null;
+        }
+        double rest = firstRunSeconds * Math.ceil((runs - 1) / (double) Math.max(1, workers));
+        if (rest < 60) {
+            return null;
+        }
+        return String.format(java.util.Locale.ROOT, "privadapt: %s on %s: the first of %d runs took %.0f s; the cell should take "
+                + "about %.0f min more (a bench checkpoint is written per finished cell)", method, task, runs, firstRunSeconds, rest / 60);
+    }
+
+    private static void announceCell(String method, String task, int runs, int workers, double seconds) {
+        String m = cellEstimate(method, task, runs, workers, seconds);
+        if (m != null) {
+            System.err.println(m);
+        }
+    }
+
     public static Report.TaskResult repeat(AdaptationMethod method, AdaptationTask task, MethodConfig config, int runs,
                                            Map<String, String> sweep, String sourceName, String targetName, Progress progress,
                                            Contexts contexts, int jobs)
@@ -75,7 +99,11 @@ public final class Runs {
             }
         } else if (jobs <= 1 || runs == 1) {
             for (int r = 0; r < runs; r++) {
+                long t0 = System.nanoTime();
                 outcomes[r] = runOnce(method, task, config, r, contexts);
+                if (r == 0) {
+                    announceCell(method.name(), task.name(), runs, 1, (System.nanoTime() - t0) / 1e9);
+                }
                 if (progress != null) {
                     progress.step();
                 }
@@ -84,10 +112,16 @@ public final class Runs {
             java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(Math.min(jobs, runs));
             try {
                 List<java.util.concurrent.Future<Ran>> futures = new ArrayList<>();
+                java.util.concurrent.atomic.AtomicBoolean announced = new java.util.concurrent.atomic.AtomicBoolean();
+                int workers = Math.min(jobs, runs);
                 for (int r = 0; r < runs; r++) {
                     final int run = r;
                     futures.add(pool.submit(() -> {
+                        long t0 = System.nanoTime();
                         Ran o = runOnce(method, task, config, run, contexts);
+                        if (announced.compareAndSet(false, true)) {
+                            announceCell(method.name(), task.name(), runs, workers, (System.nanoTime() - t0) / 1e9);
+                        }
                         if (progress != null) {
                             synchronized (progress) {
                                 progress.step();

@@ -62,4 +62,13 @@ class ProgressTest {
         }
         assertThat(none.toString()).isEmpty();
     }
+
+    /** Issue 33: a long cell says how long it will take after its first run; a short one says nothing. */
+    @Test
+    void aLongCellAnnouncesItsDuration() {
+        assertThat(Runs.cellEstimate("prima", "A->W", 20, 2, 72.0)).contains("the first of 20 runs took 72 s")
+                .contains("about 12 min more");
+        assertThat(Runs.cellEstimate("prima", "A->W", 20, 1, 2.0)).isNull();
+        assertThat(Runs.cellEstimate("prima", "A->W", 1, 1, 600.0)).isNull();
+    }
 }
