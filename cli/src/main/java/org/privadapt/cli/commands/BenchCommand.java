@@ -82,7 +82,9 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--sweep", paramLabel = "NAME=V1,V2,...", description = "Sweep one method parameter over values (plotted with --plot).")
     String sweep;
 
-    @Option(names = "--plot", paramLabel = "FILE.png", description = "Write a PNG plot of the sweep (needs --sweep).")
+    @Option(names = "--plot", paramLabel = "FILE.png", description = "Write a PNG plot: accuracy against the swept parameter "
+            + "(--sweep, or several --epsilon values; methods without it as flat reference lines), or, for a plain bench, "
+            + "grouped bars per task and method, with the run-to-run deviation as error bars.")
     Path plot;
 
     @Option(names = "--minibatches", defaultValue = "1000", paramLabel = "N",
@@ -155,9 +157,6 @@ public final class BenchCommand implements Callable<Integer> {
             throw new UsageException("--jobs must be at least 1, got " + jobs);
         }
         int runs = methodOptions.runs;
-        if (plot != null && sweep == null && privacy.epsilonValues().size() < 2) {
-            throw new UsageException("--plot needs --sweep (it plots accuracy against the swept parameter)");
-        }
         BenchmarkRegistry reg = data.registry();
         if (reg.suites().stream().noneMatch(x -> x.name().equals(suiteName))) {
             // a name that is not one of the choices is a usage error (exit 2), as an unknown method is
@@ -336,7 +335,8 @@ public final class BenchCommand implements Callable<Integer> {
         String plotTitle = suite.name() + (pairs.size() == 1
                 ? " " + shortOf(suite, pairs.get(0)[0]) + "->" + shortOf(suite, pairs.get(0)[1])
                 : " (mean over " + pairs.size() + " tasks)") + (runs > 1 ? ", error bars: sd over " + runs + " runs" : "");
-        byte[] png = plot != null ? Plots.sweepPng(plotTitle, sweepName, results) : null;
+        byte[] png = plot == null ? null : sweepName != null
+                ? Plots.sweepPng(plotTitle, sweepName, results) : Plots.barsPng(plotTitle, results);
         output.write(report, md, plot, png);
         PrintWriter out = spec.commandLine().getOut();
         if (output.json) {

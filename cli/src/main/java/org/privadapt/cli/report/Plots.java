@@ -57,6 +57,21 @@ public final class Plots {
         if (lo > 0 && hi / lo >= 100) {
             chart.getStyler().setXAxisLogarithmic(true); // e.g. regularisation sweeps over decades
         }
+        // methods with no value of the swept parameter (the non-private baselines of an epsilon sweep): a flat
+        // reference line across the swept range at their mean over tasks (issue 33)
+        Map<String, List<Double>> flat = new LinkedHashMap<>();
+        for (Report.TaskResult r : results) {
+            if ((r.sweep() == null || r.sweep().get(param) == null) && !series.containsKey(r.method()) && Double.isFinite(r.scoreMean())) {
+                flat.computeIfAbsent(r.method(), k -> new ArrayList<>()).add(unit * r.scoreMean());
+            }
+        }
+        if (lo <= hi) {
+            for (Map.Entry<String, List<Double>> e : flat.entrySet()) {
+                double y = e.getValue().stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+                chart.addSeries(e.getKey() + " (no " + param + ": reference)", new double[] {lo, hi}, new double[] {y, y})
+                        .setMarker(SeriesMarkers.NONE);
+            }
+        }
         for (Map.Entry<String, Map<Double, List<Double>>> e : series.entrySet()) {
             List<Double> xs = new ArrayList<>();
             List<Double> ys = new ArrayList<>();
@@ -71,6 +86,58 @@ public final class Plots {
                 chart.addSeries(e.getKey(), xs, ys, errs).setMarker(SeriesMarkers.CIRCLE);
             } else {
                 chart.addSeries(e.getKey(), xs, ys).setMarker(SeriesMarkers.CIRCLE);
+            }
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ImageIO.write(BitmapEncoder.getBufferedImage(chart), "png", out);
+        return out.toByteArray();
+    }
+
+    /**
+     * A plain bench (no sweep): grouped bars, one group per task (and the average over tasks when there are several),
+     * one bar per method, with the run-to-run standard deviation as an error bar when runs were repeated.
+     */
+    public static byte[] barsPng(String title, List<Report.TaskResult> results) throws IOException {
+        boolean mse = results.stream().anyMatch(Report.TaskResult::isRegression);
+        double unit = mse ? 1.0 : 100.0;
+        List<String> tasks = new ArrayList<>();
+        Map<String, Map<String, Report.TaskResult>> byMethod = new LinkedHashMap<>();
+        for (Report.TaskResult r : results) {
+            if (!tasks.contains(r.task())) {
+                tasks.add(r.task());
+            }
+            byMethod.computeIfAbsent(r.method(), k -> new LinkedHashMap<>()).put(r.task(), r);
+        }
+        List<String> groups = new ArrayList<>(tasks);
+        if (tasks.size() > 1) {
+            groups.add("average");
+        }
+        org.knowm.xchart.CategoryChart chart = new org.knowm.xchart.CategoryChartBuilder().width(900).height(500).title(title)
+                .xAxisTitle("task").yAxisTitle(mse ? "target test MSE" : "target accuracy (%)").build();
+        boolean repeated = results.stream().anyMatch(r -> r.runs() > 1);
+        for (Map.Entry<String, Map<String, Report.TaskResult>> e : byMethod.entrySet()) {
+            List<Double> ys = new ArrayList<>();
+            List<Double> errs = new ArrayList<>();
+            double sum = 0;
+            int n = 0;
+            for (String t : tasks) {
+                Report.TaskResult r = e.getValue().get(t);
+                double y = r == null ? Double.NaN : unit * r.scoreMean();
+                ys.add(y);
+                errs.add(r != null && r.runs() > 1 && Double.isFinite(r.scoreStd()) ? unit * r.scoreStd() : 0.0);
+                if (Double.isFinite(y)) {
+                    sum += y;
+                    n++;
+                }
+            }
+            if (tasks.size() > 1) {
+                ys.add(n == tasks.size() ? sum / n : Double.NaN);
+                errs.add(0.0);
+            }
+            if (repeated) {
+                chart.addSeries(e.getKey(), groups, ys, errs);
+            } else {
+                chart.addSeries(e.getKey(), groups, ys);
             }
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
