@@ -7,6 +7,7 @@ import org.privadapt.methods.prima.Partition;
 import org.privadapt.methods.prima.Prima;
 import org.privadapt.methods.prima.PrimaConfig;
 import org.privadapt.methods.prima.SecondMomentRelease;
+import org.privadapt.methods.prima.TargetRelease;
 import org.privadapt.privacy.BudgetExceededException;
 import org.privadapt.privacy.PrivacySession;
 import org.privadapt.privacy.ledger.BudgetLedger;
@@ -30,6 +31,18 @@ public final class SparkPrima {
             throws BudgetExceededException, BudgetLedger.LedgerException {
         target.requireValid();
         return Prima.noisyMoments(momentSource(target, cfg), cfg, method, seed, session);
+    }
+
+    /**
+     * The target's release artifact from rows on Spark: {@link #noisyMoments}, then the in-process post-processing
+     * ({@link Prima#release(Prima.NoisyMoments, PrimaConfig, String, String, String, PrivacySession)}).
+     *
+     * @param preprocessing the row-local preprocessing the rows already had (recorded in the artifact, public)
+     */
+    public static TargetRelease release(SparkTable target, PrimaConfig cfg, String preprocessing, String method, long seed,
+                                        String runId, PrivacySession session)
+            throws BudgetExceededException, BudgetLedger.LedgerException {
+        return Prima.release(noisyMoments(target, cfg, method, seed, session), cfg, preprocessing, method, runId, session);
     }
 
     /** The exact moments of the table's rows, clipped as {@link Prima.MomentSource} states, as Spark aggregates. */

@@ -19,6 +19,7 @@ import org.privadapt.methods.prima.Prima;
 import org.privadapt.methods.prima.PrimaConfig;
 import org.privadapt.methods.prima.SecondMomentRelease;
 import org.privadapt.methods.prima.SecondMoments;
+import org.privadapt.methods.prima.TargetRelease;
 import org.privadapt.privacy.NeighbouringRelation;
 import org.privadapt.privacy.PrivacyBudget;
 import org.privadapt.privacy.PrivacySession;
@@ -82,6 +83,26 @@ class SparkPrimaTest {
                 assertThat(distributed.stage2().sensitivity()).as(what).isEqualTo(local.stage2().sensitivity());
                 assertThat(onSpark.events()).as(what + " charges").isEqualTo(inProcess.events());
             }
+        }
+    }
+
+    @Test
+    void theTargetsReleaseArtifactEqualsTheInProcessOne() throws Exception {
+        Dataset target = new Dataset("t", data.matrix(), null, null, Provenance.generated("spark test"));
+        SparkTable table = SparkData.of(data.frame(spark), data.featureNames(), null).repartition(2);
+        for (PrimaConfig.Partitioning p : PrimaConfig.Partitioning.values()) {
+            PrimaConfig cfg = config(p);
+            TargetRelease local = Prima.release(target, cfg, "none", "prima", 5, "run", session(NeighbouringRelation.ADD_OR_REMOVE_ONE));
+            TargetRelease distributed = SparkPrima.release(table, cfg, "none", "prima", 5, "run", session(NeighbouringRelation.ADD_OR_REMOVE_ONE));
+            assertThat(distributed.partition().blocks()).as(p + " partition").usingRecursiveComparison().isEqualTo(local.partition().blocks());
+            assertRelativelyClose(distributed.mean(), local.mean(), REL, p + " mean");
+            assertRelativelyClose(distributed.sd(), local.sd(), REL, p + " sd");
+            assertRelativelyClose(distributed.shrinkAlphas(), local.shrinkAlphas(), REL, p + " shrinking");
+            for (int b = 0; b < local.blocks().size(); b++) {
+                assertRelativelyClose(distributed.blocks().get(b).data(), local.blocks().get(b).data(), REL, p + " block " + b);
+            }
+            // the privacy statement (target, events, noise, sampler) is the same: nothing about partitions or executors
+            assertThat(distributed.privacy()).as(p + " privacy statement").isEqualTo(local.privacy());
         }
     }
 

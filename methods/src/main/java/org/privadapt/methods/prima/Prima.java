@@ -56,7 +56,15 @@ public final class Prima {
     public static TargetRelease release(Dataset target, PrimaConfig cfg, String preprocessing, String method, long seed,
                                         String runId, PrivacySession session)
             throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
-        NoisyMoments noisy = noisyMoments(target, cfg, method, seed, session);
+        return release(noisyMoments(target, cfg, method, seed, session), cfg, preprocessing, method, runId, session);
+    }
+
+    /**
+     * The target's release from noisy moments drawn by {@link #noisyMoments} (in process or over a {@link MomentSource}
+     * such as the spark module's): post-processing of them and public settings only.
+     */
+    public static TargetRelease release(NoisyMoments noisy, PrimaConfig cfg, String preprocessing, String method, String runId,
+                                        PrivacySession session) {
         Partition partition = noisy.partition();
         SecondMoments moments = noisy.moments();
         double stage1Noise = noisy.stage1NoiseStd();
