@@ -405,14 +405,25 @@ public final class PrivateLearners {
     /**
      * The ncm learner's DP release: the per-class sums of the unit-normalised rows with Gaussian noise of std
      * {@code noiseMultiplier} times the relation's sensitivity (the counts and moments are withheld). The model is its
-     * post-processing; the empirical audit (ReleaseAudit) attacks this release itself.
+     * post-processing; the empirical audit (ReleaseAudit) attacks this release itself. It is {@link #ncmNoise} applied
+     * to {@link #ncmExact}: an engine that sums the rows elsewhere (the spark module) calls the two steps itself.
      */
     public static ClassStatistics ncmRelease(Plan p, FeatureMatrix x, int[] y, int k, org.privadapt.models.dp.NoiseAndSampling rnd) {
-        if (p.kind() != Kind.NCM) {
-            throw new IllegalArgumentException("not an ncm plan: " + p.kind().label());
-        }
-        FeatureMatrix unit = ClassStatistics.normaliseRows(x);
-        ClassStatistics exact = ClassStatistics.of(unit, y, k, false);
+        requireKind(p, Kind.NCM);
+        return ncmNoise(p, ncmExact(x, y, k), rnd);
+    }
+
+    /**
+     * The ncm release's exact statistic, no noise: the per-class sums (and counts) of the rows normalised by
+     * {@link ClassStatistics#normaliseRows} (row by row: {@link ClassStatistics#normaliseRow}).
+     */
+    public static ClassStatistics ncmExact(FeatureMatrix x, int[] y, int k) {
+        return ClassStatistics.of(ClassStatistics.normaliseRows(x), y, k, false);
+    }
+
+    /** The ncm release's noise step on its exact statistic ({@link #ncmExact}, or the same sums computed elsewhere). */
+    public static ClassStatistics ncmNoise(Plan p, ClassStatistics exact, org.privadapt.models.dp.NoiseAndSampling rnd) {
+        requireKind(p, Kind.NCM);
         ClassStatistics.Sensitivities delta = ClassStatistics.sensitivities(p.relation(), 1.0);
         return exact.withNoise(Double.POSITIVE_INFINITY, p.noiseMultiplier(), Double.POSITIVE_INFINITY, delta, rnd);
     }
@@ -420,22 +431,52 @@ public final class PrivateLearners {
     /**
      * The lda learner's DP release: per-class counts and sums and the shared second moment of rows clipped to R, each
      * block with Gaussian noise of multiplier {@code s / sqrt(share)} times its sensitivity (the blocks compose into one
-     * Gaussian of multiplier s). The model is its post-processing; the empirical audit attacks this release.
+     * Gaussian of multiplier s). The model is its post-processing; the empirical audit attacks this release. It is
+     * {@link #ldaNoise} applied to {@link #ldaExact}.
      */
     public static ClassStatistics ldaRelease(Plan p, FeatureMatrix x, int[] y, int k, org.privadapt.models.dp.NoiseAndSampling rnd) {
-        if (p.kind() != Kind.LDA) {
-            throw new IllegalArgumentException("not an lda plan: " + p.kind().label());
-        }
+        requireKind(p, Kind.LDA);
+        ldaShares(p); // the shares are checked before any row is read
+        return ldaNoise(p, ldaExact(p, x, y, k), rnd);
+    }
+
+    /** The row bound R the lda release clips rows to (public, from the plan's settings). */
+    public static double ldaRowBound(Plan p) {
+        requireKind(p, Kind.LDA);
+        return p.config().param("learner-row-bound", 1.0);
+    }
+
+    /**
+     * The lda release's exact statistic, no noise: counts, sums and the shared second moment of the rows clipped to
+     * {@link #ldaRowBound} by {@link ClassStatistics#clipRows} (row by row: {@link ClassStatistics#clipRow}).
+     */
+    public static ClassStatistics ldaExact(Plan p, FeatureMatrix x, int[] y, int k) {
+        FeatureMatrix rows = ClassStatistics.clipRows(x, ldaRowBound(p));
+        return ClassStatistics.of(rows, y, k, true);
+    }
+
+    /** The lda release's noise step on its exact statistic ({@link #ldaExact}, or the same statistic computed elsewhere). */
+    public static ClassStatistics ldaNoise(Plan p, ClassStatistics exact, org.privadapt.models.dp.NoiseAndSampling rnd) {
+        double[] shares = ldaShares(p);
+        double s = p.noiseMultiplier();
+        return exact.withNoise(s / Math.sqrt(shares[0]), s / Math.sqrt(shares[1]), s / Math.sqrt(shares[2]),
+                ClassStatistics.sensitivities(p.relation(), ldaRowBound(p)), rnd);
+    }
+
+    /** The lda plan's (count, sum, moment) shares of the precision, checked. */
+    private static double[] ldaShares(Plan p) {
+        requireKind(p, Kind.LDA);
         MethodConfig c = p.config();
-        double r = c.param("learner-row-bound", 1.0);
         double countShare = c.param("lda-count-share", 0.05);
         double momentShare = c.param("lda-moment-share", 0.5);
         double sumShare = checkLdaShares(countShare, momentShare);
-        double s = p.noiseMultiplier();
-        FeatureMatrix rows = ClassStatistics.clipRows(x, r);
-        ClassStatistics exact = ClassStatistics.of(rows, y, k, true);
-        return exact.withNoise(s / Math.sqrt(countShare), s / Math.sqrt(sumShare), s / Math.sqrt(momentShare),
-                ClassStatistics.sensitivities(p.relation(), r), rnd);
+        return new double[] {countShare, sumShare, momentShare};
+    }
+
+    private static void requireKind(Plan p, Kind kind) {
+        if (p.kind() != kind) {
+            throw new IllegalArgumentException("not an " + kind.label() + " plan: " + p.kind().label());
+        }
     }
 
     /** Fits the planned learner (its event must already be charged); noise from {@code noise}. */

@@ -21,17 +21,8 @@ public final class BlockClipping {
 
     /** As above with one bound per block. */
     public static FeatureMatrix clip(FeatureMatrix x, Partition p, double[] bounds) {
-        for (double bound : bounds) {
-            if (!(bound > 0)) {
-                throw new IllegalArgumentException("block clip bound must be > 0, got " + bound);
-            }
-        }
-        int[] blockOf = new int[p.dimension()];
-        for (int b = 0; b < p.size(); b++) {
-            for (int j : p.block(b)) {
-                blockOf[j] = b;
-            }
-        }
+        checkBounds(bounds);
+        int[] blockOf = blockIndex(p);
         int n = x.rows();
         double[][] sq = new double[n][p.size()];
         if (x instanceof CsrMatrix s) {
@@ -76,6 +67,52 @@ public final class BlockClipping {
                 if (norm > bound) {
                     o[i + j * n] *= bound / norm;
                 }
+            }
+        }
+        return out;
+    }
+
+    private static void checkBounds(double[] bounds) {
+        for (double bound : bounds) {
+            if (!(bound > 0)) {
+                throw new IllegalArgumentException("block clip bound must be > 0, got " + bound);
+            }
+        }
+    }
+
+    /** The block of each feature under a partition. */
+    public static int[] blockIndex(Partition p) {
+        int[] blockOf = new int[p.dimension()];
+        for (int b = 0; b < p.size(); b++) {
+            for (int j : p.block(b)) {
+                blockOf[j] = b;
+            }
+        }
+        return blockOf;
+    }
+
+    /**
+     * One dense row clipped as {@link #clip} clips a dense matrix's row (the same arithmetic: squared norms summed in
+     * column order, each entry times {@code bound / norm}); a new array. For engines that clip row by row.
+     *
+     * @param blockOf the block of each feature ({@link #blockIndex})
+     */
+    public static double[] clipRow(double[] row, int[] blockOf, double[] bounds) {
+        checkBounds(bounds);
+        if (blockOf.length != row.length) {
+            throw new IllegalArgumentException("row has " + row.length + " features, the partition " + blockOf.length);
+        }
+        double[] sq = new double[bounds.length];
+        for (int j = 0; j < row.length; j++) {
+            double v = row[j];
+            sq[blockOf[j]] += v * v;
+        }
+        double[] out = row.clone();
+        for (int j = 0; j < row.length; j++) {
+            int b = blockOf[j];
+            double norm = Math.sqrt(sq[b]);
+            if (norm > bounds[b]) {
+                out[j] *= bounds[b] / norm;
             }
         }
         return out;

@@ -56,7 +56,15 @@ public final class Prima {
     public static TargetRelease release(Dataset target, PrimaConfig cfg, String preprocessing, String method, long seed,
                                         String runId, PrivacySession session)
             throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
-        NoisyMoments noisy = noisyMoments(target, cfg, method, seed, session);
+        return release(noisyMoments(target, cfg, method, seed, session), cfg, preprocessing, method, runId, session);
+    }
+
+    /**
+     * The target's release from noisy moments drawn by {@link #noisyMoments} (in process or over a {@link MomentSource}
+     * such as the spark module's): post-processing of them and public settings only.
+     */
+    public static TargetRelease release(NoisyMoments noisy, PrimaConfig cfg, String preprocessing, String method, String runId,
+                                        PrivacySession session) {
         Partition partition = noisy.partition();
         SecondMoments moments = noisy.moments();
         double stage1Noise = noisy.stage1NoiseStd();
@@ -97,7 +105,56 @@ public final class Prima {
         target.requireNonEmpty().requireFinite();
         org.privadapt.methods.core.Disclosures.require(target, session, "the target's release",
                 org.privadapt.methods.core.Disclosures.Fact.SCHEMA);
-        int d = target.dimension();
+        return noisyMoments(inProcess(target.features(), cfg), cfg, method, seed, session);
+    }
+
+    /**
+     * Where the target's exact moments come from: the rows clipped to the config's R, then (for a partition with block
+     * bounds) per block, summed into {@link SecondMomentRelease.ExactMoments}. The in-process source is
+     * {@link #inProcess}; the spark module sums the same row-local clipping ({@link #clipRow}) on a cluster. A source
+     * has already checked that its rows are non-empty and finite, and that its layout may be carried.
+     */
+    public interface MomentSource {
+        /** The number of features d (public: the layout is declared or given). */
+        int dimension();
+
+        /**
+         * The exact moments over {@code partition} of the rows clipped to R and then, when {@code blockBounds} is not
+         * null, each block to its bound.
+         */
+        SecondMomentRelease.ExactMoments moments(Partition partition, double[] blockBounds);
+    }
+
+    /** The in-process source: the rows of one matrix, clipped as {@link #noisyMoments} has always clipped them. */
+    public static MomentSource inProcess(FeatureMatrix features, PrimaConfig cfg) {
+        return new MomentSource() {
+            private FeatureMatrix rows; // clipped to R, once
+
+            @Override
+            public int dimension() {
+                return features.cols();
+            }
+
+            @Override
+            public SecondMomentRelease.ExactMoments moments(Partition partition, double[] blockBounds) {
+                if (rows == null) {
+                    rows = clipRows(features, cfg, null);
+                }
+                FeatureMatrix clipped = blockBounds == null ? rows : BlockClipping.clip(rows, partition, blockBounds);
+                return SecondMomentRelease.exactStatistic(clipped, partition);
+            }
+        };
+    }
+
+    /**
+     * {@link #noisyMoments(Dataset, PrimaConfig, String, long, PrivacySession)} on moments summed by {@code source}:
+     * the same plan, the same single charge before any noise, the same noise steps in the same order of draws. The
+     * caller has made the checks on the data (non-empty, finite, the layout's disclosure) that the dataset overload
+     * makes.
+     */
+    public static NoisyMoments noisyMoments(MomentSource source, PrimaConfig cfg, String method, long seed, PrivacySession session)
+            throws BudgetExceededException, BudgetLedger.LedgerException {
+        int d = source.dimension();
         NeighbouringRelation rel = session.relation();
         double eps = session.target().epsilon() * (1 - 1e-9);
         double delta = session.target().delta();
@@ -114,7 +171,6 @@ public final class Prima {
         plan.add(new PrivacySession.Release(method + " target: subspace moments", "Gaussian (block second moments, sums, count)",
                 new GaussianEvent(s2), Map.of("noise_multiplier", s2, "row_bound", cfg.rowBound(), "block_scale", cfg.blockScale())));
         session.chargeAll(plan);
-        FeatureMatrix rows = clipRows(target.features(), cfg, null);
         Partition partition;
         double stage1Noise = 0;
         switch (cfg.partitioning()) {
@@ -130,7 +186,7 @@ public final class Prima {
                 GaussianMechanism m1 = GaussianMechanism.forNoiseMultiplier(s1,
                         SecondMomentRelease.sensitivity(rel, 1, cfg.rowBound(), cfg.rowBound(), c1), rel,
                         SecondMomentRelease.coordinates(all));
-                SecondMoments full = SecondMomentRelease.release(rows, all, c1, m1, session.noise());
+                SecondMoments full = SecondMomentRelease.addNoise(source.moments(all, null), c1, m1, session.noise());
                 stage1Noise = m1.sigma();
                 DenseMatrix m = PsdShrinking.floorEigenvalues(full.blockCovariance(0, cfg.centred()), 0.0);
                 // noise cost per feature: the stage-2 noise for a reference partition into blocks of blockSize
@@ -142,11 +198,10 @@ public final class Prima {
             }
         }
         double[] bounds = cfg.blockBounds(partition);
-        FeatureMatrix blockRows = BlockClipping.clip(rows, partition, bounds);
         double c = cfg.momentWeight() * cfg.rowBound();
         GaussianMechanism m2 = GaussianMechanism.forNoiseMultiplier(s2,
                 SecondMomentRelease.sensitivity(rel, bounds, cfg.rowBound(), c), rel, SecondMomentRelease.coordinates(partition));
-        SecondMoments moments = SecondMomentRelease.release(blockRows, partition, c, m2, session.noise());
+        SecondMoments moments = SecondMomentRelease.addNoise(source.moments(partition, bounds), c, m2, session.noise());
         return new NoisyMoments(partition, moments, stage1Noise, m2);
     }
 
@@ -280,6 +335,23 @@ public final class Prima {
     static FeatureMatrix clipRows(FeatureMatrix x, PrimaConfig cfg, Partition partition) {
         FeatureMatrix rows = BlockClipping.clip(x, Partition.single(x.cols()), cfg.rowBound());
         return partition == null ? rows : BlockClipping.clip(rows, partition, cfg.blockBounds(partition));
+    }
+
+    /**
+     * One row as {@link #clipRows} followed by {@link BlockClipping#clip} map it (row-local): scaled to L2 norm at most
+     * R, then, when {@code blockBounds} is not null, each block of {@code partition} scaled to its bound. A new array;
+     * the arithmetic is the dense in-process path's, entry for entry.
+     *
+     * @param blockOf the block of each feature ({@link #blockIndex}), or null with {@code blockBounds} null
+     */
+    public static double[] clipRow(double[] row, double rowBound, int[] blockOf, double[] blockBounds) {
+        double[] out = BlockClipping.clipRow(row, new int[row.length], new double[] {rowBound});
+        return blockBounds == null ? out : BlockClipping.clipRow(out, blockOf, blockBounds);
+    }
+
+    /** The block of each feature under a partition (for {@link #clipRow}). */
+    public static int[] blockIndex(Partition p) {
+        return BlockClipping.blockIndex(p);
     }
 
     static PsdShrinking.Result shrink(DenseMatrix c, PrimaConfig cfg) {

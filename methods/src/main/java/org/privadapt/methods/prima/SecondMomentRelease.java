@@ -80,20 +80,60 @@ public final class SecondMomentRelease {
     }
 
     /**
-     * Noisy moments of rows already clipped to the bounds the mechanism's sensitivity was computed from.
+     * The exact statistic the release adds noise to: per block of the partition the Gram matrix {@code x_S^T x_S} of
+     * the (already clipped) rows, the column sums and the number of rows. A sum over rows: an engine that sums the rows
+     * elsewhere (the spark module) builds one itself and passes it to {@link #addNoise}.
+     */
+    public record ExactMoments(Partition partition, List<DenseMatrix> grams, double[] sums, long count) {
+        public ExactMoments {
+            if (grams.size() != partition.size() || sums.length != partition.dimension() || count < 0) {
+                throw new IllegalArgumentException("moments do not fit the partition: " + grams.size() + " blocks for "
+                        + partition.size() + ", " + sums.length + " sums for dimension " + partition.dimension());
+            }
+            for (int b = 0; b < grams.size(); b++) {
+                int len = partition.block(b).length;
+                if (grams.get(b).rows() != len || grams.get(b).cols() != len) {
+                    throw new IllegalArgumentException("block " + b + " has " + len + " features, its Gram matrix is "
+                            + grams.get(b).rows() + " x " + grams.get(b).cols());
+                }
+            }
+            grams = List.copyOf(grams);
+        }
+    }
+
+    /** The exact statistic of rows already clipped (block Gram matrices, column sums, row count). */
+    public static ExactMoments exactStatistic(FeatureMatrix clipped, Partition p) {
+        List<DenseMatrix> grams = new ArrayList<>();
+        for (int b = 0; b < p.size(); b++) {
+            grams.add(clipped.selectColumns(p.block(b)).gram());
+        }
+        return new ExactMoments(p, grams, columnSums(clipped), clipped.rows());
+    }
+
+    /**
+     * Noisy moments of rows already clipped to the bounds the mechanism's sensitivity was computed from:
+     * {@link #addNoise} on {@link #exactStatistic}.
      *
      * @param c weight of the first-moment and count coordinates
      */
     public static SecondMoments release(FeatureMatrix clipped, Partition p, double c, GaussianMechanism mechanism,
                                         NoiseSource noise) {
-        if (mechanism.sensitivity() <= 0 || !(c > 0)) {
-            throw new IllegalArgumentException("invalid release parameters");
-        }
+        checkRelease(c, mechanism);
+        return addNoise(exactStatistic(clipped, p), c, mechanism, noise);
+    }
+
+    /**
+     * The release's noise step: the mechanism's Gaussian noise on every block's upper triangle (block by block), then
+     * on the scaled sums {@code c S}, then on the scaled count {@code c^2 n}, in that order of draws.
+     */
+    public static SecondMoments addNoise(ExactMoments exact, double c, GaussianMechanism mechanism, NoiseSource noise) {
+        checkRelease(c, mechanism);
+        Partition p = exact.partition();
         List<DenseMatrix> grams = new ArrayList<>();
         for (int b = 0; b < p.size(); b++) {
-            grams.add(mechanism.releaseSymmetric(clipped.selectColumns(p.block(b)).gram(), noise));
+            grams.add(mechanism.releaseSymmetric(exact.grams().get(b), noise));
         }
-        double[] sums = columnSums(clipped);
+        double[] sums = exact.sums();
         double[] scaled = new double[sums.length];
         for (int j = 0; j < sums.length; j++) {
             scaled[j] = c * sums[j];
@@ -102,8 +142,14 @@ public final class SecondMomentRelease {
         for (int j = 0; j < sums.length; j++) {
             noisySums[j] /= c;
         }
-        double noisyCount = mechanism.releaseScalar(c * c * clipped.rows(), noise) / (c * c);
+        double noisyCount = mechanism.releaseScalar(c * c * exact.count(), noise) / (c * c);
         return new SecondMoments(p, noisyCount, noisySums, grams, mechanism.sigma());
+    }
+
+    private static void checkRelease(double c, GaussianMechanism mechanism) {
+        if (mechanism.sensitivity() <= 0 || !(c > 0)) {
+            throw new IllegalArgumentException("invalid release parameters");
+        }
     }
 
     static double[] columnSums(FeatureMatrix x) {

@@ -81,6 +81,22 @@ public final class ClassStatistics {
     }
 
     /**
+     * Exact statistics computed elsewhere (e.g. summed over rows by a distributed engine, which clipped each row with
+     * {@link #clipRow} or {@link #normaliseRow} as the release states): counts (K), sums (K x d) and the shared second
+     * moment (d x d, or null). The arrays are copied.
+     */
+    public static ClassStatistics ofExact(double[] counts, DenseMatrix sums, DenseMatrix moment) {
+        if (counts.length != sums.rows()) {
+            throw new IllegalArgumentException(counts.length + " counts but " + sums.rows() + " class sums");
+        }
+        if (moment != null && (moment.rows() != sums.cols() || moment.cols() != sums.cols())) {
+            throw new IllegalArgumentException("moment is " + moment.rows() + " x " + moment.cols() + ", the sums have "
+                    + sums.cols() + " columns");
+        }
+        return new ClassStatistics(counts.clone(), sums.copy(), moment == null ? null : moment.copy());
+    }
+
+    /**
      * A noisy copy: independent Gaussian noise of std {@code sCount * Delta_count} on every count,
      * {@code sSum * Delta_sum} on every sum coordinate and {@code sMoment * Delta_moment} on every coordinate of the
      * moment's scaled upper triangle (so the diagonal gets that std and each mirrored off-diagonal pair one draw of
@@ -262,6 +278,47 @@ public final class ClassStatistics {
             any |= f[i] != 1.0;
         }
         return any ? zeroNonFinite(x.scaleRows(f), sq) : x;
+    }
+
+    /**
+     * One row as {@link #clipRows} maps it (row-local): scaled to L2 norm at most R, a relative 1e-12 inside it when
+     * scaled, zero when its norm is not finite. A new array; the squared norm is summed in column order, as
+     * {@link FeatureMatrix#rowSquaredNorms} does for a dense matrix.
+     */
+    public static double[] clipRow(double[] row, double rowBound) {
+        double sq = 0;
+        for (double v : row) {
+            sq += v * v;
+        }
+        double norm = Math.sqrt(sq);
+        if (!Double.isFinite(norm)) {
+            return new double[row.length];
+        }
+        double f = norm > rowBound ? INSIDE * rowBound / norm : 1.0;
+        double[] out = row.clone();
+        if (f != 1.0) {
+            for (int j = 0; j < out.length; j++) {
+                out[j] *= f;
+            }
+        }
+        return out;
+    }
+
+    /** One row as {@link #normaliseRows} maps it (row-local): unit L2 norm a relative 1e-12 inside, or zero. A new array. */
+    public static double[] normaliseRow(double[] row) {
+        double sq = 0;
+        for (double v : row) {
+            sq += v * v;
+        }
+        if (!Double.isFinite(sq)) {
+            return new double[row.length];
+        }
+        double f = sq > 0 ? INSIDE / Math.sqrt(sq) : 0.0;
+        double[] out = new double[row.length];
+        for (int j = 0; j < out.length; j++) {
+            out[j] = row[j] * f;
+        }
+        return out;
     }
 
     /** Rows whose squared norm was not finite set to exactly zero (scaling by 0 leaves a NaN a NaN). */

@@ -491,4 +491,43 @@ class ClassStatisticsTest {
         assertThat(um.row(2)).containsOnly(0.0);
         assertThat(um.row(3)).containsOnly(0.0);
     }
+    /**
+     * The row-local maps an engine applies row by row ({@link ClassStatistics#clipRow}, {@link ClassStatistics#normaliseRow})
+     * are the matrix maps, bit for bit on a dense matrix: rows inside and outside the ball, a zero row, a NaN row.
+     */
+    @Test
+    void rowByRowClippingIsTheMatrixClippingBitForBit() {
+        SplittableRandom r = new SplittableRandom(17);
+        double[][] rows = new double[40][7];
+        for (int i = 0; i < rows.length; i++) {
+            for (int j = 0; j < 7; j++) {
+                rows[i][j] = gauss(r) * (i % 4);
+            }
+        }
+        rows[5][3] = Double.NaN;
+        rows[6][0] = Double.POSITIVE_INFINITY;
+        DenseMatrix x = DenseMatrix.fromRows(rows);
+        for (double bound : new double[] {0.5, 2.0, 100.0}) {
+            DenseMatrix clipped = ClassStatistics.clipRows(x, bound).toDense();
+            for (int i = 0; i < rows.length; i++) {
+                assertThat(ClassStatistics.clipRow(rows[i], bound)).as("row %d, R %s", i, bound).isEqualTo(clipped.row(i));
+            }
+        }
+        DenseMatrix unit = ClassStatistics.normaliseRows(x).toDense();
+        for (int i = 0; i < rows.length; i++) {
+            assertThat(ClassStatistics.normaliseRow(rows[i])).as("row %d", i).isEqualTo(unit.row(i));
+        }
+    }
+
+    @Test
+    void statisticsFromExactPartsEqualTheComputedOnes() {
+        ClassStatistics s = ClassStatistics.of(DenseMatrix.fromRows(TINY), TINY_Y, 3, true);
+        ClassStatistics t = ClassStatistics.ofExact(s.counts(), s.sums(), s.moment());
+        assertThat(t.counts()).isEqualTo(s.counts());
+        assertThat(t.sums().data()).isEqualTo(s.sums().data());
+        assertThat(t.moment().data()).isEqualTo(s.moment().data());
+        assertThatThrownBy(() -> ClassStatistics.ofExact(new double[2], s.sums(), null)).hasMessageContaining("2 counts but 3");
+        assertThatThrownBy(() -> ClassStatistics.ofExact(s.counts(), s.sums(), DenseMatrix.zeros(3, 3)))
+                .hasMessageContaining("moment is 3 x 3");
+    }
 }

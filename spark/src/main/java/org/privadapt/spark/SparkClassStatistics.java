@@ -1,0 +1,145 @@
+package org.privadapt.spark;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.privadapt.math.DenseMatrix;
+import org.privadapt.methods.core.PrivateLearners;
+import org.privadapt.models.dp.ClassStatistics;
+import org.privadapt.models.dp.NoiseAndSampling;
+
+/**
+ * The class-statistics releases of the {@code ncm} and {@code lda} learners on Spark: the exact statistic (per-class
+ * counts and sums, and for lda the shared second moment) is one aggregate over the rows, each row clipped on the
+ * executor by the in-process row map ({@link ClassStatistics#normaliseRow}, {@link ClassStatistics#clipRow}); the noise
+ * is added once on the driver by the in-process noise step ({@link PrivateLearners#ncmNoise},
+ * {@link PrivateLearners#ldaNoise}) with the caller's noise. The plan (and its charge) is the caller's, as in process.
+ *
+ * <p>The class set is public and given ({@code classes}, code = position); a label outside it is refused before any
+ * noise is drawn, as the in-process statistic refuses a code outside 0..K-1.
+ */
+public final class SparkClassStatistics {
+    private SparkClassStatistics() {
+    }
+
+    /** The ncm release: {@link PrivateLearners#ncmNoise} on {@link #ncmExact}. */
+    public static ClassStatistics ncmRelease(PrivateLearners.Plan p, SparkTable table, List<String> classes, NoiseAndSampling rnd) {
+        if (p.kind() != PrivateLearners.Kind.NCM) {
+            throw new IllegalArgumentException("not an ncm plan: " + p.kind().label());
+        }
+        return PrivateLearners.ncmNoise(p, ncmExact(table, classes), rnd);
+    }
+
+    /** The lda release: {@link PrivateLearners#ldaNoise} on {@link #ldaExact}. */
+    public static ClassStatistics ldaRelease(PrivateLearners.Plan p, SparkTable table, List<String> classes, NoiseAndSampling rnd) {
+        return PrivateLearners.ldaNoise(p, ldaExact(table, classes, PrivateLearners.ldaRowBound(p)), rnd);
+    }
+
+    /** The ncm statistic, exact: per-class counts and sums of the unit-normalised rows. */
+    public static ClassStatistics ncmExact(SparkTable table, List<String> classes) {
+        return exact(table, classes, Double.NaN, false);
+    }
+
+    /** The lda statistic, exact: per-class counts and sums and the shared second moment of the rows clipped to R. */
+    public static ClassStatistics ldaExact(SparkTable table, List<String> classes, double rowBound) {
+        if (!(rowBound > 0) || Double.isInfinite(rowBound)) {
+            throw new IllegalArgumentException("row bound must be finite and > 0, got " + rowBound);
+        }
+        return exact(table, classes, rowBound, true);
+    }
+
+    /**
+     * @param rowBound R for clipping, or NaN for unit normalisation (ncm)
+     */
+    static ClassStatistics exact(SparkTable table, List<String> classes, double rowBound, boolean withMoment) {
+        if (!table.labelled()) {
+            throw new IllegalArgumentException("class statistics need a label column");
+        }
+        int d = table.dimension();
+        List<String> names = List.copyOf(classes);
+        if (names.isEmpty() || new java.util.HashSet<>(names).size() != names.size()) {
+            throw new IllegalArgumentException("the class set must be non-empty without repeats, got " + names);
+        }
+        Acc total = RowAggregation.aggregate(table, () -> new Acc(names, d, rowBound, withMoment));
+        if (total.unknown > 0) {
+            throw new IllegalArgumentException(total.unknown + " row(s) have a label outside the declared classes " + names
+                    + " (or none)");
+        }
+        int k = names.size();
+        double[] counts = new double[k];
+        for (int c = 0; c < k; c++) {
+            counts[c] = total.counts[c];
+        }
+        DenseMatrix sums = DenseMatrix.zeros(k, d);
+        for (int c = 0; c < k; c++) {
+            for (int j = 0; j < d; j++) {
+                sums.set(c, j, total.sums.value(c * d + j));
+            }
+        }
+        DenseMatrix moment = withMoment ? Triangles.symmetric(total.moment, 0, d) : null;
+        return ClassStatistics.ofExact(counts, sums, moment);
+    }
+
+    /** Per partition: exact counts (long), compensated class sums and upper triangle of the second moment. */
+    static final class Acc implements RowAggregation.Accumulator<Acc> {
+        private static final long serialVersionUID = 1L;
+        private final List<String> names;
+        private final int d;
+        private final double rowBound;
+        private transient Map<String, Integer> codes;
+        final long[] counts;
+        final CompensatedSums sums;
+        final CompensatedSums moment;
+        long unknown;
+
+        Acc(List<String> names, int d, double rowBound, boolean withMoment) {
+            this.names = names;
+            this.d = d;
+            this.rowBound = rowBound;
+            this.counts = new long[names.size()];
+            this.sums = new CompensatedSums(names.size() * d);
+            this.moment = withMoment ? new CompensatedSums(Triangles.size(d)) : null;
+        }
+
+        private int code(String label) {
+            if (codes == null) {
+                codes = new HashMap<>();
+                for (int c = 0; c < names.size(); c++) {
+                    codes.put(names.get(c), c);
+                }
+            }
+            Integer c = label == null ? null : codes.get(label);
+            return c == null ? -1 : c;
+        }
+
+        @Override
+        public void add(double[] row, String label) {
+            int c = code(label);
+            if (c < 0) {
+                unknown++;
+                return;
+            }
+            double[] x = Double.isNaN(rowBound) ? ClassStatistics.normaliseRow(row) : ClassStatistics.clipRow(row, rowBound);
+            counts[c]++;
+            int off = c * d;
+            for (int j = 0; j < d; j++) {
+                sums.add(off + j, x[j]);
+            }
+            if (moment != null) {
+                Triangles.addOuter(moment, 0, x, null);
+            }
+        }
+
+        @Override
+        public void merge(Acc o) {
+            for (int c = 0; c < counts.length; c++) {
+                counts[c] += o.counts[c];
+            }
+            sums.merge(o.sums);
+            if (moment != null) {
+                moment.merge(o.moment);
+            }
+            unknown += o.unknown;
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package org.privadapt.spark;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.privadapt.math.DenseMatrix;
+import org.privadapt.methods.prima.Partition;
+import org.privadapt.methods.prima.Prima;
+import org.privadapt.methods.prima.PrimaConfig;
+import org.privadapt.methods.prima.SecondMomentRelease;
+import org.privadapt.methods.prima.TargetRelease;
+import org.privadapt.privacy.BudgetExceededException;
+import org.privadapt.privacy.PrivacySession;
+import org.privadapt.privacy.ledger.BudgetLedger;
+
+/**
+ * PRIMA's (and PRISA's) target moments on Spark: {@link Prima#noisyMoments(Prima.MomentSource, PrimaConfig, String, long,
+ * PrivacySession)} (the same plan, the same single charge before any noise, the same noise steps on the driver) over a
+ * {@link Prima.MomentSource} whose exact moments are one aggregate over the rows, each row clipped on the executor by
+ * the in-process row map {@link Prima#clipRow} (row bound R, then each block to its bound). Every partitioning works
+ * (single, random, forward selection: its stage-1 full moments are a second aggregate).
+ */
+public final class SparkPrima {
+    private SparkPrima() {
+    }
+
+    /**
+     * The target's noisy moments from rows on Spark. The checks the in-process path makes on a dataset (rows present,
+     * every value finite) are one pass over the rows, before the charge; the layout is public (named columns).
+     */
+    public static Prima.NoisyMoments noisyMoments(SparkTable target, PrimaConfig cfg, String method, long seed, PrivacySession session)
+            throws BudgetExceededException, BudgetLedger.LedgerException {
+        target.requireValid();
+        return Prima.noisyMoments(momentSource(target, cfg), cfg, method, seed, session);
+    }
+
+    /**
+     * The target's release artifact from rows on Spark: {@link #noisyMoments}, then the in-process post-processing
+     * ({@link Prima#release(Prima.NoisyMoments, PrimaConfig, String, String, String, PrivacySession)}).
+     *
+     * @param preprocessing the row-local preprocessing the rows already had (recorded in the artifact, public)
+     */
+    public static TargetRelease release(SparkTable target, PrimaConfig cfg, String preprocessing, String method, long seed,
+                                        String runId, PrivacySession session)
+            throws BudgetExceededException, BudgetLedger.LedgerException {
+        return Prima.release(noisyMoments(target, cfg, method, seed, session), cfg, preprocessing, method, runId, session);
+    }
+
+    /** The exact moments of the table's rows, clipped as {@link Prima.MomentSource} states, as Spark aggregates. */
+    public static Prima.MomentSource momentSource(SparkTable table, PrimaConfig cfg) {
+        return new Prima.MomentSource() {
+            @Override
+            public int dimension() {
+                return table.dimension();
+            }
+
+            @Override
+            public SecondMomentRelease.ExactMoments moments(Partition partition, double[] blockBounds) {
+                return exactMoments(table, cfg.rowBound(), partition, blockBounds);
+            }
+        };
+    }
+
+    /** The exact moments over {@code partition} of the rows clipped to R and (bounds not null) each block to its bound. */
+    public static SecondMomentRelease.ExactMoments exactMoments(SparkTable table, double rowBound, Partition partition,
+                                                                double[] blockBounds) {
+        if (partition.dimension() != table.dimension()) {
+            throw new IllegalArgumentException("partition of " + partition.dimension() + " features, table of " + table.dimension());
+        }
+        if (blockBounds != null && blockBounds.length != partition.size()) {
+            throw new IllegalArgumentException(blockBounds.length + " bounds for " + partition.size() + " blocks");
+        }
+        int d = table.dimension();
+        int[][] blocks = new int[partition.size()][];
+        for (int b = 0; b < blocks.length; b++) {
+            blocks[b] = partition.block(b);
+        }
+        int[] blockOf = Prima.blockIndex(partition);
+        double[] bounds = blockBounds == null ? null : blockBounds.clone();
+        MomentAcc total = RowAggregation.aggregate(table, () -> new MomentAcc(d, rowBound, blocks, blockOf, bounds));
+        List<DenseMatrix> grams = new ArrayList<>();
+        for (int b = 0; b < blocks.length; b++) {
+            grams.add(Triangles.symmetric(total.grams, total.offsets[b], blocks[b].length));
+        }
+        return new SecondMomentRelease.ExactMoments(partition, grams, total.sums.values(), total.count);
+    }
+
+    /** Per partition: the blocks' Gram upper triangles and the column sums (compensated), the row count (exact). */
+    static final class MomentAcc implements RowAggregation.Accumulator<MomentAcc> {
+        private static final long serialVersionUID = 1L;
+        private final double rowBound;
+        private final int[][] blocks;
+        private final int[] blockOf;
+        private final double[] bounds;
+        final int[] offsets;
+        final CompensatedSums grams;
+        final CompensatedSums sums;
+        long count;
+
+        MomentAcc(int d, double rowBound, int[][] blocks, int[] blockOf, double[] bounds) {
+            this.rowBound = rowBound;
+            this.blocks = blocks;
+            this.blockOf = blockOf;
+            this.bounds = bounds;
+            this.offsets = new int[blocks.length];
+            int size = 0;
+            for (int b = 0; b < blocks.length; b++) {
+                offsets[b] = size;
+                size += Triangles.size(blocks[b].length);
+            }
+            this.grams = new CompensatedSums(size);
+            this.sums = new CompensatedSums(d);
+        }
+
+        @Override
+        public void add(double[] row, String label) {
+            double[] x = Prima.clipRow(row, rowBound, blockOf, bounds);
+            for (int b = 0; b < blocks.length; b++) {
+                Triangles.addOuter(grams, offsets[b], x, blocks[b]);
+            }
+            for (int j = 0; j < x.length; j++) {
+                sums.add(j, x[j]);
+            }
+            count++;
+        }
+
+        @Override
+        public void merge(MomentAcc o) {
+            grams.merge(o.grams);
+            sums.merge(o.sums);
+            count += o.count;
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package org.privadapt.spark;
+
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+
+/**
+ * A party's rows on Spark, as the releases read them: a {@code Dataset<Row>} whose first column, {@value #FEATURES},
+ * is an {@code array<double>} of the {@link #featureNames} in that order, and (when labelled) whose second column,
+ * {@value #LABEL}, is the label as a string. Made by {@link SparkData}. The layout (d, the feature names) is given by
+ * the caller, not read from the rows, so it is public like an explicit {@code --dimension}.
+ *
+ * @param rows         the rows (never collected to the driver by the releases)
+ * @param featureNames the feature columns' names, in the order of the features array
+ * @param labelColumn  the label column's name in the source, or null for unlabelled rows
+ */
+public record SparkTable(Dataset<Row> rows, List<String> featureNames, String labelColumn) {
+    public static final String FEATURES = "features";
+    public static final String LABEL = "label";
+
+    public SparkTable {
+        featureNames = List.copyOf(featureNames);
+        if (featureNames.isEmpty()) {
+            throw new IllegalArgumentException("no feature columns");
+        }
+        String[] cols = rows.columns();
+        if (cols.length < 1 || !FEATURES.equals(cols[0]) || (labelColumn != null && (cols.length < 2 || !LABEL.equals(cols[1])))) {
+            throw new IllegalArgumentException("a SparkTable's columns are (" + FEATURES + (labelColumn != null ? ", " + LABEL : "")
+                    + "), got " + String.join(", ", cols) + " (make one with SparkData)");
+        }
+    }
+
+    /** The number of features d (public: given by the caller). */
+    public int dimension() {
+        return featureNames.size();
+    }
+
+    public boolean labelled() {
+        return labelColumn != null;
+    }
+
+    /** The same table with its rows re-partitioned into {@code n} partitions (round-robin); for tests and tuning. */
+    public SparkTable repartition(int n) {
+        return new SparkTable(rows.repartition(n), featureNames, labelColumn);
+    }
+
+    /** A row's features as a new array (a null entry, a missing value, becomes NaN). */
+    static double[] features(Row r, int d) {
+        List<Object> list = r.getList(0);
+        if (list.size() != d) {
+            throw new IllegalStateException("a row has " + list.size() + " features, the table " + d);
+        }
+        double[] x = new double[d];
+        for (int j = 0; j < d; j++) {
+            Object v = list.get(j);
+            x[j] = v == null ? Double.NaN : ((Number) v).doubleValue();
+        }
+        return x;
+    }
+
+    /** A row's label, or null when missing. */
+    static String label(Row r) {
+        return r.isNullAt(1) ? null : r.getString(1);
+    }
+
+    /** What a pass over the rows found: their number, the rows with a missing or non-finite feature, missing labels. */
+    public record Check(long rows, long nonFiniteRows, long missingLabels) {
+    }
+
+    /** One pass over the rows counting what {@link #requireValid} refuses (a check, not a release: nothing leaves the party). */
+    public Check check() {
+        boolean lab = labelled();
+        Counter c = RowAggregation.aggregate(this, () -> new Counter(lab));
+        return new Check(c.rows, c.nonFinite, c.missingLabels);
+    }
+
+    /**
+     * Refuses, before anything is charged, rows the in-process path refuses: no rows, a missing or non-finite feature
+     * (as {@code Dataset.requireNonEmpty().requireFinite()}), a missing label in a labelled table.
+     */
+    public Check requireValid() {
+        Check c = check();
+        if (c.rows() == 0) {
+            throw new IllegalArgumentException("the table has no rows");
+        }
+        if (c.nonFiniteRows() > 0) {
+            throw new IllegalArgumentException(c.nonFiniteRows() + " row(s) have a missing or non-finite feature value");
+        }
+        if (c.missingLabels() > 0) {
+            throw new IllegalArgumentException(c.missingLabels() + " row(s) have no label");
+        }
+        return c;
+    }
+
+    private static final class Counter implements RowAggregation.Accumulator<Counter> {
+        private static final long serialVersionUID = 1L;
+        private final boolean labelled;
+        long rows;
+        long nonFinite;
+        long missingLabels;
+
+        Counter(boolean labelled) {
+            this.labelled = labelled;
+        }
+
+        @Override
+        public void add(double[] x, String label) {
+            rows++;
+            for (double v : x) {
+                if (!Double.isFinite(v)) {
+                    nonFinite++;
+                    break;
+                }
+            }
+            if (labelled && label == null) {
+                missingLabels++;
+            }
+        }
+
+        @Override
+        public void merge(Counter o) {
+            rows += o.rows;
+            nonFinite += o.nonFinite;
+            missingLabels += o.missingLabels;
+        }
+    }
+}
