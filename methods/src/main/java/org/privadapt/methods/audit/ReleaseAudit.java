@@ -50,7 +50,7 @@ public final class ReleaseAudit {
 
     /** The releases {@code privadapt audit} knows, in the order it lists them. */
     public static final List<AuditedRelease> ALL = List.of(ClassStatisticsAudits.NCM, ClassStatisticsAudits.LDA, PrimaAudits.TARGET,
-            DpotAudits.RECORD, DpotAudits.ATTRIBUTE, PerturbationAudits.OUTPUT, PerturbationAudits.OBJECTIVE,
+            DpotAudits.RECORD, DpotAudits.ATTRIBUTE, PerturbationAudits.OUTPUT, PerturbationAudits.OBJECTIVE, SelectionAudits.SELECT,
             DpSgdAudit.DP_SGD, DpSgdAudit.DP_GD, PateAudits.GNMAX, DpEmAudits.DP_EM, BassilyAudits.DESCENT, BassilyAudits.STATISTICS);
 
     /** Their names. */
