@@ -233,7 +233,7 @@ final class BassilyAudits {
      *   <li><i>the discrepancy</i>: L_pub = 0, and L_priv(w) is 0 on D and (w r + 1)^2 / n on D', whose supremum over
      *       the ball is (Lambda r + 1)^2 / n = B / n: exactly the Laplace release's sensitivity;</li>
      *   <li><i>grad_w</i>: the canary adds 2 (w r + 1) r / u_c (u_c its inverse weight, at its lower bound
-     *       n / (1 - alpha) to within 1e-6 here), against the stated s1 = 2 (1 - alpha) G / n = 4 r (Lambda r + 1)
+     *       n / (1 - alpha) to within 1e-5 here), against the stated s1 = 2 (1 - alpha) G / n = 4 r (Lambda r + 1)
      *       (1 - alpha) / n: 1 / (2 (1 + Lambda r)) of it, as w stays near 0 (below);</li>
      *   <li><i>grad_u_priv</i>: only the canary's own coordinate moves, by (w r + 1)^2 / u_c^2, against
      *       s2 = (1 - alpha)^2 B / n^2: 1 / (1 + Lambda r)^2 of it.</li>
