@@ -43,6 +43,30 @@ public final class NoisyGradientDescent {
     /** Charges the target's session, then runs the noisy descent on clipped rows and targets. */
     public static Result fitSquaredLoss(DenseMatrix x, double[] y, double radius, double rowBound, long iterations,
                                         PrivacySession target) throws BudgetExceededException, BudgetLedger.LedgerException {
+        Plan p = charge(radius, rowBound, iterations, target);
+        DenseMatrix xc = PCnvxAdap.clipRows(x, rowBound);
+        double[] yc = PCnvxAdap.clipTargets(y);
+        return descend(p, inProcess(xc, yc), xc.rows(), xc.cols(), target);
+    }
+
+    /**
+     * A planned and charged descent: the public settings, the multiplier nu, the gradient bound G and the calibration
+     * the result reports.
+     */
+    public record Plan(double radius, double rowBound, long iterations, double nu, double gradientBound,
+                       Map<String, Object> calibration) {
+        /** The noise's standard deviation on each step's gradient sum: {@code nu 2 G}. */
+        public double sigmaSum() {
+            return nu * 2 * gradientBound;
+        }
+    }
+
+    /**
+     * Checks the settings and the relation, calibrates nu for the session's (epsilon, delta) and charges the whole
+     * descent, before any row is read or any noise drawn.
+     */
+    public static Plan charge(double radius, double rowBound, long iterations, PrivacySession target)
+            throws BudgetExceededException, BudgetLedger.LedgerException {
         if (target.relation() != NeighbouringRelation.REPLACE_ONE) {
             throw new IllegalArgumentException("dp-target-only protects the target under replace-one (n public): use --relation replace");
         }
@@ -61,10 +85,46 @@ public final class NoisyGradientDescent {
         target.chargeAll(List.of(new PrivacySession.Release("dp-target-only descent",
                 "Gaussian on the gradient sum, T full-batch steps composed exactly (one Gaussian, multiplier nu / sqrt(T))",
                 event(nu, iterations), Map.of("G", g, "T", iterations, "nu", nu))));
-        DenseMatrix xc = PCnvxAdap.clipRows(x, rowBound);
-        double[] yc = PCnvxAdap.clipTargets(y);
-        double[] w = descend(xc, yc, radius, rowBound, iterations, nu * 2 * g, new SessionRandomness(target.noise()));
-        return new Result(w, cal);
+        return new Plan(radius, rowBound, iterations, nu, g, cal);
+    }
+
+    /**
+     * The query each step adds noise to: the exact gradient sum {@code sum_i 2 (w.x_i - y_i) x_i} at {@code w} over the
+     * rows clipped to the row bound and the targets clipped to [-1, 1] (one row moves it by at most 2G under
+     * replace-one). The in-process one is {@link #inProcess}; the spark module sums the same per-row terms on a cluster
+     * with w broadcast.
+     */
+    public interface GradientSum {
+        /** The exact gradient sum at {@code w} (w is not kept or changed). */
+        double[] at(double[] w);
+    }
+
+    /** The in-process gradient sum over rows and targets already clipped. */
+    public static GradientSum inProcess(DenseMatrix clippedRows, double[] clippedTargets) {
+        int n = clippedRows.rows();
+        return w -> {
+            double[] res = LinAlg.multiply(clippedRows, w);
+            for (int i = 0; i < n; i++) {
+                res[i] = 2 * (res[i] - clippedTargets[i]);
+            }
+            return LinAlg.multiplyTransA(clippedRows, res);
+        };
+    }
+
+    /** One row's term of {@link GradientSum}: {@code 2 (w.x - y) x}, for a row and target already clipped. */
+    public static double residual(double[] clippedRow, double clippedTarget, double[] w) {
+        double dot = 0;
+        for (int j = 0; j < w.length; j++) {
+            dot += clippedRow[j] * w[j];
+        }
+        return 2 * (dot - clippedTarget);
+    }
+
+    /** The charged descent over a gradient sum of n (public, replace-one) rows of d features; noise from the session. */
+    public static Result descend(Plan p, GradientSum gradients, int n, int d, PrivacySession target) {
+        double[] w = descend(gradients, n, d, p.radius(), p.rowBound(), p.iterations(), p.sigmaSum(),
+                new SessionRandomness(target.noise()));
+        return new Result(w, p.calibration());
     }
 
     /**
@@ -74,17 +134,17 @@ public final class NoisyGradientDescent {
      */
     static double[] descend(DenseMatrix x, double[] y, double radius, double rowBound, long iterations, double sigmaSum,
                             NoiseAndSampling rnd) {
-        int n = x.rows();
-        int d = x.cols();
+        return descend(inProcess(x, y), x.rows(), x.cols(), radius, rowBound, iterations, sigmaSum, rnd);
+    }
+
+    /** {@link #descend(DenseMatrix, double[], double, double, long, double, NoiseAndSampling)} over any gradient sum. */
+    static double[] descend(GradientSum gradients, int n, int d, double radius, double rowBound, long iterations, double sigmaSum,
+                            NoiseAndSampling rnd) {
         double step = 1.0 / (2 * rowBound * rowBound);
         double[] w = new double[d];
         double[] avg = new double[d];
         for (long t = 0; t < iterations; t++) {
-            double[] res = LinAlg.multiply(x, w);
-            for (int i = 0; i < n; i++) {
-                res[i] = 2 * (res[i] - y[i]);
-            }
-            double[] grad = LinAlg.multiplyTransA(x, res); // the gradient sum
+            double[] grad = gradients.at(w.clone()); // the gradient sum
             if (sigmaSum > 0) {
                 rnd.addGaussian(grad, sigmaSum);
             }

@@ -199,6 +199,32 @@ public final class PCnvxAdap {
         return x.scaleRows(f);
     }
 
+    /**
+     * One row as {@link #clipRows} maps it (row-local; bit for bit on a dense row): scaled to L2 norm at most r. A new
+     * array.
+     */
+    public static double[] clipRow(double[] row, double r) {
+        double sq = 0;
+        for (double v : row) {
+            sq += v * v;
+        }
+        double norm = Math.sqrt(sq);
+        double f = norm > r ? r / norm : 1.0;
+        double[] out = row.clone();
+        for (int j = 0; j < out.length; j++) {
+            out[j] *= f;
+        }
+        return out;
+    }
+
+    /** One target as {@link #clipTargets} maps it: clipped to [-1, 1]; NaN refused. */
+    public static double clipTarget(double y) {
+        if (Double.isNaN(y)) {
+            throw new IllegalArgumentException("a target is not a number");
+        }
+        return Math.max(-1, Math.min(1, y));
+    }
+
     /** Targets clipped to [-1, 1]. */
     public static double[] clipTargets(double[] y) {
         double[] out = new double[y.length];

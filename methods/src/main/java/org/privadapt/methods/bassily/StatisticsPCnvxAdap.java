@@ -180,6 +180,68 @@ public final class StatisticsPCnvxAdap {
             throw new IllegalArgumentException("pcnvxadap-stats protects the target under replace-one (n public): use --relation replace");
         }
         double r = 1.0;
+        DenseMatrix xt = PCnvxAdap.clipRows(xPriv, r);
+        double[] yt = PCnvxAdap.clipTargets(yPriv);
+        return noisyStatistics(xPub, yPub, inProcess(xt, yt), s, target, start);
+    }
+
+    /**
+     * Where the target's exact quantities come from, over its rows clipped to ||x|| <= 1 and targets to [-1, 1]: n
+     * (public under replace-one), the exact discrepancy against the clipped public source, and the exact statistics
+     * {@link #statistics}. In process: {@link #inProcess}; the spark module sums the same clipped rows on a cluster.
+     */
+    public interface TargetSource {
+        /** The number of private rows (public: the relation is replace-one). */
+        int n();
+
+        /** The number of features. */
+        int dimension();
+
+        /** The exact discrepancy (before the Laplace noise) between the clipped public rows and the private ones. */
+        double discrepancy(DenseMatrix xPubClipped, double[] yPubClipped, double radius);
+
+        /** The exact statistics {@link #statistics} of the clipped private rows. */
+        double[] statistics();
+    }
+
+    /** The in-process target source over rows and targets already clipped. */
+    public static TargetSource inProcess(DenseMatrix clippedRows, double[] clippedTargets) {
+        return new TargetSource() {
+            @Override
+            public int n() {
+                return clippedRows.rows();
+            }
+
+            @Override
+            public int dimension() {
+                return clippedRows.cols();
+            }
+
+            @Override
+            public double discrepancy(DenseMatrix xs, double[] ys, double radius) {
+                return LabelledDiscrepancy.squaredLoss(xs, ys, clippedRows, clippedTargets, radius);
+            }
+
+            @Override
+            public double[] statistics() {
+                return StatisticsPCnvxAdap.statistics(clippedRows, clippedTargets);
+            }
+        };
+    }
+
+    /**
+     * {@link #noisyStatistics(DenseMatrix, double[], DenseMatrix, double[], Settings, PrivacySession, double[])} over
+     * exact quantities from {@code priv}: the same calibration, the same single charge before any noise, the same
+     * draws in the same order (the Laplace for d, then the Gaussian on the statistics). The caller has checked the
+     * relation-independent facts about its rows (present, finite).
+     */
+    public static NoisyStatistics noisyStatistics(DenseMatrix xPub, double[] yPub, TargetSource priv, Settings s,
+                                                  PrivacySession target, double[] start)
+            throws BudgetExceededException, BudgetLedger.LedgerException {
+        if (target.relation() != NeighbouringRelation.REPLACE_ONE) {
+            throw new IllegalArgumentException("pcnvxadap-stats protects the target under replace-one (n public): use --relation replace");
+        }
+        double r = 1.0;
         double eps = target.target().epsilon();
         double delta = target.target().delta();
         double epsD = s.discrepancyShare() * eps;
@@ -187,9 +249,8 @@ public final class StatisticsPCnvxAdap {
         double sens = sensitivity(r);
         DenseMatrix xs = PCnvxAdap.clipRows(xPub, r);
         double[] ys = PCnvxAdap.clipTargets(yPub);
-        DenseMatrix xt = PCnvxAdap.clipRows(xPriv, r);
-        double[] yt = PCnvxAdap.clipTargets(yPriv);
-        int n = xt.rows();
+        int n = priv.n();
+        int d = priv.dimension();
         double dRadius = discrepancyRadius(start, s.lambda());
         double bound = (dRadius * r + 1) * (dRadius * r + 1);
         Map<String, Object> cal = new LinkedHashMap<>();
@@ -198,17 +259,23 @@ public final class StatisticsPCnvxAdap {
         cal.put("noise_multiplier", nu);
         cal.put("statistics_sensitivity", sens);
         cal.put("sigma_statistics", nu * sens);
-        cal.put("released_statistics", xt.cols() * (xt.cols() + 1) / 2 + xt.cols());
+        cal.put("released_statistics", d * (d + 1) / 2 + d);
         target.chargeAll(List.of(
                 new PrivacySession.Release("pcnvxadap-stats discrepancy", "Laplace (sensitivity B/n, exact supremum)",
                         new LaplaceEvent(1.0 / epsD), Map.of("B", bound, "n", n)),
                 new PrivacySession.Release("pcnvxadap-stats statistics", "Gaussian on (upper(X^T X), X^T y), L2 sensitivity "
                         + "sqrt(2 r^4 + 4 r^2)", new GaussianEvent(nu), Map.of("sensitivity", sens, "nu", nu))));
-        double dHat = LabelledDiscrepancy.squaredLoss(xs, ys, xt, yt, dRadius);
+        double dHat = priv.discrepancy(xs, ys, dRadius);
         double dDp = Math.max(0, Math.min(bound, target.noise().laplace().addNoise(dHat, bound / n, epsD)));
-        double[] stats = statistics(xt, yt);
+        double[] stats = statistics(priv, nu, sens, target);
+        return new NoisyStatistics(stats, dDp, n, cal, xs, ys);
+    }
+
+    /** The statistics' noise step: {@code N(0, (nu sensitivity)^2 I)} on the exact statistics, from the session's noise. */
+    private static double[] statistics(TargetSource priv, double nu, double sens, PrivacySession target) {
+        double[] stats = priv.statistics();
         NoiseAndSampling rnd = new SessionRandomness(target.noise());
         rnd.addGaussian(stats, nu * sens);
-        return new NoisyStatistics(stats, dDp, n, cal, xs, ys);
+        return stats;
     }
 }

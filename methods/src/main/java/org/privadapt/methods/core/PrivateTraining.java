@@ -122,7 +122,20 @@ public final class PrivateTraining {
 
     /** Trains per the plan; the plan's event must already be charged. */
     public static Network train(Plan p, FeatureMatrix x, int[] labels, List<String> classes, NoiseSource noise) {
-        Network init = Network.create(x.cols(), p.hidden(), p.activation(), classes, p.config().initSeed());
-        return DpSgdTrainer.train(init, x, labels, p.config(), new SessionRandomness(noise)).model();
+        return DpSgdTrainer.train(initial(p, x.cols(), classes), x, labels, p.config(), new SessionRandomness(noise)).model();
+    }
+
+    /** The planned network's data-independent initialisation for d features and the classes. */
+    public static Network initial(Plan p, int d, List<String> classes) {
+        return Network.create(d, p.hidden(), p.activation(), classes, p.config().initSeed());
+    }
+
+    /**
+     * Trains per the plan over n records whose clipped batch sums come from {@code sums} (the spark module's for
+     * DP-GD); the plan's event must already be charged. {@link #train(Plan, FeatureMatrix, int[], List, NoiseSource)}
+     * is this with the in-process sums.
+     */
+    public static Network train(Plan p, int n, DpSgdTrainer.BatchSums sums, int d, List<String> classes, NoiseSource noise) {
+        return DpSgdTrainer.train(initial(p, d, classes), n, sums, p.config(), new SessionRandomness(noise)).model();
     }
 }

@@ -239,7 +239,7 @@ public final class Prima {
         int groups = cfg.vote() ? partition.size() : 1;
         int runs = groups * (ovr ? k : 1);
         double delta = session.target().delta();
-        double sMoments = GaussianCalibration.analyticSigma(cfg.sourceShare() * eps, delta, 1.0);
+        double sMoments = sourceMomentsMultiplier(cfg, session);
         DpEvent moments = new GaussianEvent(sMoments);
         PrivateLearners.Plan plan = PrivateLearners.plan(PrivateLearners.resolved(mc, kind), source.size(), learnerDimension, k, eps, delta, rel, moments, runs);
         // one atomic charge for the moments and the model(s): a refusal leaves nothing spent (issue 14)
@@ -249,11 +249,7 @@ public final class Prima {
                 new PrivacySession.Release(release.method() + " source: " + kind.label() + " model" + (runs > 1 ? "s (" + runs + ")" : ""),
                         kind.label(), plan.event(), plan.describe())));
         FeatureMatrix rows = clipRows(source.features(), cfg, partition);
-        double c = cfg.momentWeight() * cfg.rowBound();
-        GaussianMechanism m = GaussianMechanism.forNoiseMultiplier(sMoments,
-                SecondMomentRelease.sensitivity(rel, cfg.blockBounds(partition), cfg.rowBound(), c), rel,
-                SecondMomentRelease.coordinates(partition));
-        SecondMoments sm = SecondMomentRelease.release(rows, partition, c, m, session.noise());
+        SecondMoments sm = sourceMomentsNoise(sourceExact(rows, partition), cfg, sMoments, rel, session.noise());
         double[] sd = standardDeviations(sm, cfg);
         DenseMatrix z = standardized(rows, sm.mean(), sd, cfg);
         List<DenseMatrix> features = new ArrayList<>();
@@ -303,6 +299,42 @@ public final class Prima {
         training.put("models", runs);
         return new SourceModel(release.runId(), release.checksum(), release.method(), cfg, release.preprocessing(), partition,
                 release.mean(), release.sd(), targetBases, models, y.names(), privacy);
+    }
+
+    /**
+     * The noise multiplier of the source's own moment release: the analytic Gaussian for the share
+     * {@code sourceShare} of the session's epsilon (public: settings and the target only). {@link #train} charges it
+     * with the model(s) in one atomic charge.
+     */
+    public static double sourceMomentsMultiplier(PrimaConfig cfg, PrivacySession session) {
+        double eps = session.target().epsilon() * (1 - 1e-9);
+        return GaussianCalibration.analyticSigma(cfg.sourceShare() * eps, session.target().delta(), 1.0);
+    }
+
+    /**
+     * The exact statistic of the source's moment release over the release's partition, from the source's rows already
+     * clipped by {@link #clipRows} with that partition (row bound R, then each block to its bound; row by row:
+     * {@link #clipRow} with {@code cfg.blockBounds(partition)}). An engine that sums the rows elsewhere (the spark
+     * module) builds the same {@link SecondMomentRelease.ExactMoments} itself.
+     */
+    static SecondMomentRelease.ExactMoments sourceExact(FeatureMatrix clippedRows, Partition partition) {
+        return SecondMomentRelease.exactStatistic(clippedRows, partition);
+    }
+
+    /**
+     * The source's moment release's noise step on its exact statistic: one Gaussian mechanism of multiplier
+     * {@code noiseMultiplier} ({@link #sourceMomentsMultiplier}) on the release's sensitivity for the partition's block
+     * bounds ({@link SecondMomentRelease#addNoise}: blocks, sums, count, in that order of draws). It charges nothing:
+     * the plan and its charge are the caller's ({@link #train} charges it with the model(s) before any noise).
+     */
+    public static SecondMoments sourceMomentsNoise(SecondMomentRelease.ExactMoments exact, PrimaConfig cfg, double noiseMultiplier,
+                                                   NeighbouringRelation rel, org.privadapt.privacy.noise.NoiseSource noise) {
+        Partition partition = exact.partition();
+        double c = cfg.momentWeight() * cfg.rowBound();
+        GaussianMechanism m = GaussianMechanism.forNoiseMultiplier(noiseMultiplier,
+                SecondMomentRelease.sensitivity(rel, cfg.blockBounds(partition), cfg.rowBound(), c), rel,
+                SecondMomentRelease.coordinates(partition));
+        return SecondMomentRelease.addNoise(exact, c, m, noise);
     }
 
     /** The dimension of the features the source's learner sees (per group when voting): public, from the config. */

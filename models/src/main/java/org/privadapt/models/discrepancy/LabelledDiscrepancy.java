@@ -29,16 +29,32 @@ public final class LabelledDiscrepancy {
 
     /** Through the d x d matrix A_pub - A_priv. */
     static double full(DenseMatrix xPub, double[] yPub, DenseMatrix xPriv, double[] yPriv, double lambda) {
+        return squaredLoss(xPub, yPub, LinAlg.gram(xPriv), LinAlg.multiplyTransA(xPriv, yPriv), meanSquare(yPriv), xPriv.rows(),
+                lambda);
+    }
+
+    /**
+     * The same supremum through the d x d matrix A_pub - A_priv, with the private side given by its sums over rows:
+     * {@code gramPriv = X_priv^T X_priv}, {@code xtyPriv = X_priv^T y_priv}, the mean of {@code y_priv^2} and the number
+     * of private rows n. {@link #squaredLoss(DenseMatrix, double[], DenseMatrix, double[], double)} with at least
+     * {@code d - m - 1} private rows is this on the private rows' own sums (bit for bit); an engine that sums the
+     * private rows elsewhere (the spark module) calls it with its sums.
+     */
+    public static double squaredLoss(DenseMatrix xPub, double[] yPub, DenseMatrix gramPriv, double[] xtyPriv, double meanSquarePriv,
+                                     int nPriv, double lambda) {
+        if (xPub.rows() != yPub.length || gramPriv.rows() != xPub.cols() || gramPriv.cols() != xPub.cols()
+                || xtyPriv.length != xPub.cols()) {
+            throw new IllegalArgumentException("shapes do not match");
+        }
         DenseMatrix a = LinAlg.gram(xPub);
         a.scaleInPlace(1.0 / xPub.rows());
-        DenseMatrix aPriv = LinAlg.gram(xPriv);
-        a.addScaledInPlace(-1.0 / xPriv.rows(), aPriv);
+        a.addScaledInPlace(-1.0 / nPriv, gramPriv);
         double[] b = LinAlg.multiplyTransA(xPub, yPub);
-        double[] bPriv = LinAlg.multiplyTransA(xPriv, yPriv);
+        double[] bPriv = xtyPriv;
         for (int k = 0; k < b.length; k++) {
-            b[k] = b[k] / xPub.rows() - bPriv[k] / xPriv.rows();
+            b[k] = b[k] / xPub.rows() - bPriv[k] / nPriv;
         }
-        double c = meanSquare(yPub) - meanSquare(yPriv);
+        double c = meanSquare(yPub) - meanSquarePriv;
         return TrustRegion.maxAbs(a, b, c, lambda);
     }
 

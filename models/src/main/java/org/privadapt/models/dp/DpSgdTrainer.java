@@ -101,10 +101,28 @@ public final class DpSgdTrainer {
         if (labels.length != x.rows()) {
             throw new IllegalArgumentException(x.rows() + " rows but " + labels.length + " labels");
         }
+        return train(init, x.rows(), (net, batch, step) -> clippedSum(net, x, labels, batch, c.clipNorm(), c.maxPhysicalBatch(), step),
+                c, rnd);
+    }
+
+    /**
+     * Where a step's exact query comes from: {@link #clippedSum} over the sampled batch (indices into the n records) of
+     * the current network (not to be kept or changed). In process: {@link #clippedSum} on the rows; the spark module
+     * sums the same per-example clipped gradients on a cluster, the network broadcast, for full batches (DP-GD).
+     */
+    @FunctionalInterface
+    public interface BatchSums {
+        ClippedSum sum(Network net, int[] batch, long step);
+    }
+
+    /**
+     * {@link #train(Network, FeatureMatrix, int[], DpSgdConfig, NoiseAndSampling)} over n records whose clipped sums
+     * come from {@code sums}: the same sampling, the same noise on each sum, in the same order of draws.
+     */
+    public static Result train(Network init, int n, BatchSums sums, DpSgdConfig c, NoiseAndSampling rnd) {
         Network net = init.copy();
         Optimizer opt = Optimizer.parse(c.optimizer());
         LearningRateSchedule lr = LearningRateSchedule.parse(c.schedule(), c.learningRate());
-        int n = x.rows();
         long used = 0;
         List<Double> losses = new ArrayList<>();
         int[] batch = new int[Math.max(16, (int) Math.min(n, 2L * Math.ceil(c.samplingRate() * n) + 16))];
@@ -119,7 +137,7 @@ public final class DpSgdTrainer {
                 }
             }
             used += size;
-            ClippedSum cs = clippedSum(net, x, labels, java.util.Arrays.copyOf(batch, size), c.clipNorm(), c.maxPhysicalBatch(), step);
+            ClippedSum cs = sums.sum(net, java.util.Arrays.copyOf(batch, size), step);
             Gradients sum = cs.sum();
             double lossSum = cs.lossSum();
             double sigma = c.noiseMultiplier() * c.clipNorm();
