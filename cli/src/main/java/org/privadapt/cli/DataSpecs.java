@@ -13,6 +13,9 @@ import picocli.CommandLine.Option;
 /**
  * How the CLI names data: a file path, or a benchmark reference {@code suite/domain[:split]}
  * (e.g. {@code office-caltech10/amazon}, {@code amazon-reviews/kitchen:test}); options that say how to read files.
+ * With {@code --engine spark} ({@link org.privadapt.cli.engine.EngineOptions}) the data are {@code parquet:PATH},
+ * {@code csv:PATH} or {@code table:NAME}; in process {@code csv:PATH} is the file PATH, and Parquet files and tables
+ * are refused with a pointer to {@code --engine spark}.
  */
 public final class DataSpecs {
 
@@ -43,7 +46,8 @@ public final class DataSpecs {
 
     @Option(names = "--label-column", paramLabel = "COL",
             description = "CSV/TSV/text: label column (name or 1-based number; 'none' for unlabelled data). A target "
-                    + "file without it is read unlabelled (its labels are only needed for evaluation).")
+                    + "file without it is read unlabelled (its labels are only needed for evaluation). With --engine spark: "
+                    + "the label column's name.")
     String labelColumn;
 
     @Option(names = "--categorical", paramLabel = "reject|one-hot", defaultValue = "reject",
@@ -73,6 +77,11 @@ public final class DataSpecs {
             registry = BenchmarkRegistry.standard(DataRoot.resolve(dataRoot));
         }
         return registry;
+    }
+
+    /** The label column as given (null when not), for engines that read named columns. */
+    public String labelColumn() {
+        return labelColumn;
     }
 
     public DataFiles.Options fileOptions() {
@@ -129,6 +138,13 @@ public final class DataSpecs {
      * the source reads its training split, the target its adaptation split, the evaluation its test split.
      */
     public Dataset load(String spec, Role role) throws DataException {
+        if (spec.startsWith("parquet:") || spec.startsWith("table:")) {
+            throw new UsageException("--data " + spec + ": Parquet files and Spark tables are read with --engine spark "
+                    + "(with --feature-columns; docs/spark.md)");
+        }
+        if (spec.startsWith("csv:")) {
+            spec = spec.substring("csv:".length());
+        }
         BenchmarkRegistry reg = registry();
         if (reg.isRef(spec)) {
             if (spec.indexOf(':') < 0) {

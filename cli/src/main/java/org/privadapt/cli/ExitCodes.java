@@ -17,6 +17,12 @@ public final class ExitCodes {
     public static final int BUDGET = 4;
     /** An artifact or ledger is invalid: malformed or truncated, tampered with (checksum), of another version or kind. */
     public static final int ARTIFACT = 5;
+    /**
+     * The engine asked for ({@code --engine spark}) cannot run here: Apache Spark or the Spark engine is not on the
+     * classpath (the plain CLI jar has neither: submit the Spark jar with {@code spark-submit}). Nothing was read,
+     * spent or written.
+     */
+    public static final int ENGINE = 6;
 
     private ExitCodes() {
     }

@@ -24,7 +24,7 @@ import picocli.CommandLine.Command;
         subcommands = {DemoCommand.class, RunCommand.class, DatasetsCommand.class, PrivacyCommand.class,
             BenchCommand.class, TargetCommand.class, SourceCommand.class, InspectCommand.class, AuditCommand.class,
             CommandLine.HelpCommand.class},
-        footer = {"", "Exit codes: 0 ok, 1 internal error, 2 usage error, 3 data error, 4 privacy budget refused, 5 invalid artifact or ledger."})
+        footer = {"", "Exit codes: 0 ok, 1 internal error, 2 usage error, 3 data error, 4 privacy budget refused, 5 invalid artifact or ledger, 6 engine not available (--engine spark without Spark: use spark-submit)."})
 public final class Main implements java.util.concurrent.Callable<Integer> {
 
     @CommandLine.Spec
@@ -69,6 +69,10 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
             if (e instanceof org.privadapt.models.dp.NonFiniteGradientException) {
                 w.println("privadapt: training failed: " + e.getMessage());
                 return ExitCodes.USAGE;
+            }
+            if (e instanceof org.privadapt.cli.engine.EngineUnavailableException) {
+                w.println("privadapt: " + e.getMessage());
+                return ExitCodes.ENGINE;
             }
             if (e instanceof UsageException || e instanceof CommandLine.ParameterException) {
                 w.println("privadapt: " + e.getMessage());

@@ -90,10 +90,14 @@ public final class RunCommand implements Callable<Integer> {
     DataSpecs data;
 
     @Mixin
+    org.privadapt.cli.engine.EngineOptions engine;
+
+    @Mixin
     OutputOptions output;
 
     @Override
     public Integer call() throws Exception {
+        engine.refuseSpark("run");
         MethodConfig config = methodOptions.config(Map.of());
         int runs = methodOptions.runs;
         AdaptationMethod m = Runs.method(method);

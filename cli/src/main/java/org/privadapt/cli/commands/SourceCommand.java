@@ -77,9 +77,13 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
         @Mixin
         DataSpecs data;
 
+        @Mixin
+        org.privadapt.cli.engine.EngineOptions engine;
+
         @Override
         public Integer call() throws Exception {
             party.validate();
+            engine.refuseSpark("source train");
             if (!classifier.equals("lr") && !classifier.equals("dnn")) {
                 throw new UsageException("--classifier must be lr or dnn, got '" + classifier + "'");
             }
@@ -170,9 +174,13 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
         @Mixin
         DataSpecs data;
 
+        @Mixin
+        org.privadapt.cli.engine.EngineOptions engine;
+
         @Override
         public Integer call() throws Exception {
             party.validate();
+            engine.refuseSpark("source release");
             if (method.equals(org.privadapt.methods.gmmuda.SourceReleaseArtifact.METHOD)) {
                 return releaseGmm();
             }

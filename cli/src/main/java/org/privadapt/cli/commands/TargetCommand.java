@@ -14,6 +14,8 @@ import org.privadapt.cli.MethodOptions;
 import org.privadapt.cli.PartyOptions;
 import org.privadapt.cli.Runs;
 import org.privadapt.cli.UsageException;
+import org.privadapt.cli.engine.EngineOptions;
+import org.privadapt.cli.engine.RowEngine;
 import org.privadapt.cli.report.AtomicFiles;
 import org.privadapt.cli.report.Json;
 import org.privadapt.data.ClassLabels;
@@ -84,7 +86,10 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             description = {"Target: read its rows, spend from its ledger, write the DP release artifact for the source "
                     + "(the partition into subspaces and the recovered subspace covariances; nothing else about the rows).",
                 "Example: privadapt target release --method prima --data office-caltech10/amazon --preprocess l2,scale=28 "
-                    + "--epsilon 2 --delta 1e-5 --ledger target.ledger --out release.json"})
+                    + "--epsilon 2 --delta 1e-5 --ledger target.ledger --out release.json",
+                "On Spark (docs/spark.md): spark-submit --class org.privadapt.cli.Main " + EngineOptions.SPARK_JAR + " target release "
+                    + "--engine spark --method prima --data parquet:/lake/target --feature-columns f1,f2,f3 --epsilon 2 "
+                    + "--ledger target.ledger --out release.json"})
     public static final class Release implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -92,7 +97,8 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
         @Option(names = "--method", required = true, paramLabel = "NAME", description = "prima, prisa, or a PRIMA ablation.")
         String method;
 
-        @Option(names = "--data", required = true, paramLabel = "FILE", description = "The target's rows (a file or suite/domain); labels, if any, are not read.")
+        @Option(names = "--data", required = true, paramLabel = "FILE", description = "The target's rows (a file or suite/domain; with "
+                + "--engine spark parquet:PATH, csv:PATH or table:NAME); labels, if any, are not read.")
         String dataRef;
 
         @Option(names = "--out", required = true, paramLabel = "FILE", description = "Where to write the release artifact (atomically).")
@@ -115,11 +121,17 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
         @Mixin
         DataSpecs data;
 
+        @Mixin
+        EngineOptions engine;
+
         @Override
         public Integer call() throws Exception {
             party.validate();
             PartyOptions.requireWritable(out, "--out");
             PrimaMethod m = primaMethod(method);
+            if (engine.spark()) {
+                return releaseOnSpark(m);
+            }
             org.privadapt.data.preprocess.DefaultPreprocessing.Choice preDefault = null;
             Dataset raw = null;
             if (preprocess == null) { // one policy with run: the default for private methods, from the public dimension
@@ -131,26 +143,26 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
                 spec.commandLine().getErr().println("privadapt: preprocessing " + preDefault.spec() + " (default for "
                         + preDefault.reason() + "; --preprocess to change)");
             }
-            PrimaConfig cfg;
-            try {
-                org.privadapt.methods.core.MethodParameters.check("target release", org.privadapt.methods.prima.PrimaConfig.PARAMETERS, params);
-                cfg = m.config(new MethodConfig("lr", 0.0, 1L, params), pre);
-            } catch (IllegalArgumentException e) {
-                throw new UsageException(m.name() + ": " + e.getMessage(), e);
-            }
+            PrimaConfig cfg = config(m, pre);
             Dataset target = (raw != null ? Runs.preprocessing(pre).fitAndApply(raw) : prepare(data, dataRef, DataSpecs.Role.TARGET, pre, "target"))
                     .withoutLabels().withPublicFacts(party.declared());
             org.privadapt.cli.DeltaPolicy.check("target", party.delta(), target.size(), party.allowLargeDelta, spec.commandLine().getErr());
             PrivacySession session = party.session("target");
             TargetRelease r = Prima.release(target, cfg, pre, m.name(), 1L, runId(party), session);
             r.toArtifact().write(out);
+            report(m, r, session, target.size(), target.dimension());
+            return ExitCodes.OK;
+        }
+
+        /** The command's summary on standard output (the same for both engines). */
+        private void report(PrimaMethod m, TargetRelease r, PrivacySession session, long rows, int dimension) {
             PrintWriter w = spec.commandLine().getOut();
             Map<String, Object> summary = new LinkedHashMap<>();
             summary.put("artifact", out.toString());
             summary.put("kind", "release");
             summary.put("method", m.name());
-            summary.put("rows", target.size());
-            summary.put("dimension", target.dimension());
+            summary.put("rows", rows);
+            summary.put("dimension", dimension);
             summary.put("subspaces", r.partition().size());
             summary.put("largest_subspace", r.partition().largestBlock());
             summary.put("epsilon_spent", session.spent().epsilon());
@@ -160,12 +172,53 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             if (json) {
                 w.println(Json.write(summary));
             } else {
-                w.printf(Locale.ROOT, "release:   %s (%s, %d rows x %d features)%n", out, m.name(), target.size(), target.dimension());
+                w.printf(Locale.ROOT, "release:   %s (%s, %d rows x %d features)%n", out, m.name(), rows, dimension);
                 w.printf(Locale.ROOT, "subspaces: %d (largest %d features)%n", r.partition().size(), r.partition().largestBlock());
                 w.printf(Locale.ROOT, "privacy:   target spent epsilon %s, delta %s%s%n", Runs.formatNumber(session.spent().epsilon()),
                         org.privadapt.cli.Runs.formatNumber(session.spent().delta()), session.isPrivate() ? "" : " -- seeded noise: NOT differentially private");
             }
+        }
+
+        /**
+         * {@code --engine spark}: the same release from rows on Spark ({@code SparkPrima.release} via the spark-cli
+         * module's engine): the same default preprocessing (from the named columns' number), the same checks before the
+         * charge, the same plan, charge, noise and ledger, on this JVM (the driver), the same artifact.
+         */
+        private Integer releaseOnSpark(PrimaMethod m) throws Exception {
+            String dataSpec = EngineOptions.sparkData(dataRef);
+            RowEngine eng = EngineOptions.sparkEngine(spec.root().commandLine().getParseResult().originalArgs());
+            int d = engine.featureColumns().size();
+            org.privadapt.data.preprocess.DefaultPreprocessing.Choice preDefault = preprocess == null
+                    ? org.privadapt.data.preprocess.DefaultPreprocessing.forPrivate(d) : null;
+            org.privadapt.data.preprocess.Preprocessing steps = Runs.preprocessing(preprocess != null ? preprocess : preDefault.spec());
+            if (!steps.dataDependentSteps().isEmpty()) {
+                throw new UsageException("preprocessing step(s) " + steps.dataDependentSteps() + " would be fitted on the target"
+                        + "'s private rows outside the privacy accounting; use row-local steps (l1, l2, clip=B, scale=K, minmax=LO:HI, none)");
+            }
+            String pre = steps.spec();
+            if (preDefault != null && !json) {
+                spec.commandLine().getErr().println("privadapt: preprocessing " + preDefault.spec() + " (default for "
+                        + preDefault.reason() + "; --preprocess to change)");
+            }
+            PrimaConfig cfg = config(m, pre);
+            try (RowEngine.PartyRows rows = eng.open(new RowEngine.Request(dataSpec, engine.featureColumns(), null, pre, engine.master()))) {
+                org.privadapt.cli.DeltaPolicy.check("target", party.delta(), (int) Math.min(Integer.MAX_VALUE, rows.size()),
+                        party.allowLargeDelta, spec.commandLine().getErr());
+                PrivacySession session = party.session("target");
+                TargetRelease r = rows.targetRelease(cfg, pre, m.name(), runId(party), session);
+                r.toArtifact().write(out);
+                report(m, r, session, rows.size(), rows.dimension());
+            }
             return ExitCodes.OK;
+        }
+
+        private PrimaConfig config(PrimaMethod m, String pre) {
+            try {
+                org.privadapt.methods.core.MethodParameters.check("target release", org.privadapt.methods.prima.PrimaConfig.PARAMETERS, params);
+                return m.config(new MethodConfig("lr", 0.0, 1L, params), pre);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(m.name() + ": " + e.getMessage(), e);
+            }
         }
     }
 

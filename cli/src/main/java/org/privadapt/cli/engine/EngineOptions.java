@@ -1,0 +1,127 @@
+package org.privadapt.cli.engine;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+import org.privadapt.cli.UsageException;
+import picocli.CommandLine.Option;
+
+/**
+ * Where a party's release is computed: in this JVM ({@code --engine inprocess}, the default) or on Apache Spark
+ * ({@code --engine spark}, with {@code --data parquet:PATH|csv:PATH|table:NAME} and the columns named). The Spark
+ * engine is the {@code spark-cli} module's {@link RowEngine}, found by {@link ServiceLoader}: the plain CLI jar has no
+ * Spark class, and says which command to run instead (docs/spark.md).
+ */
+public final class EngineOptions {
+    /** The jar that carries the Spark engine, built by {@code ./mvnw -pl spark-cli -am package}. */
+    public static final String SPARK_JAR = "spark-cli/target/privadapt-spark.jar";
+
+    @Option(names = "--engine", paramLabel = "inprocess|spark", defaultValue = "inprocess",
+            description = "Where the release is computed: inprocess (this JVM reads the rows; default) or spark (the rows stay in "
+                    + "Parquet/CSV/a table, the statistic is one Spark aggregate, the noise, the charge and the ledger stay in "
+                    + "this JVM, the driver; run with spark-submit and " + SPARK_JAR + ", docs/spark.md).")
+    String engine;
+
+    @Option(names = "--spark-master", paramLabel = "URL",
+            description = "--engine spark: the Spark master (local[2], yarn, k8s://...; default: what spark-submit set, else local[*]).")
+    String master;
+
+    @Option(names = "--feature-columns", split = ",", paramLabel = "COL",
+            description = "--engine spark: the feature columns, in order (the layout, public); with --label-column for the labels.")
+    List<String> featureColumns = List.of();
+
+    /** True for {@code --engine spark}; checks the options of the engine chosen (usage errors, before anything is read). */
+    public boolean spark() {
+        switch (engine) {
+            case "inprocess":
+                if (master != null || !featureColumns.isEmpty()) {
+                    throw new UsageException((master != null ? "--spark-master" : "--feature-columns") + " applies with --engine spark only");
+                }
+                return false;
+            case "spark":
+                if (featureColumns.isEmpty()) {
+                    throw new UsageException("--engine spark: name the feature columns (--feature-columns a,b,c)");
+                }
+                if (featureColumns.stream().anyMatch(String::isBlank) || featureColumns.stream().distinct().count() != featureColumns.size()) {
+                    throw new UsageException("--feature-columns: empty or repeated column in " + featureColumns);
+                }
+                return true;
+            default:
+                throw new UsageException("--engine must be inprocess or spark, got '" + engine + "'");
+        }
+    }
+
+    public String master() {
+        return master;
+    }
+
+    public List<String> featureColumns() {
+        return featureColumns;
+    }
+
+    /** Refuses {@code --engine spark} on a command that has no Spark path yet (a usage error naming the ones that do). */
+    public void refuseSpark(String command) {
+        if (spark()) {
+            throw new UsageException(command + " has no --engine spark path yet; --engine spark is taken by 'target release' "
+                    + "(prima, prisa and the PRIMA ablations) only (docs/spark.md)");
+        }
+    }
+
+    /** The data spec for the Spark engine: parquet:PATH, csv:PATH or table:NAME. */
+    public static String sparkData(String spec) {
+        int colon = spec.indexOf(':');
+        String kind = colon < 0 ? "" : spec.substring(0, colon);
+        if (!List.of("parquet", "csv", "table").contains(kind) || colon == spec.length() - 1) {
+            throw new UsageException("--data " + spec + ": --engine spark reads parquet:PATH, csv:PATH (a header line) or table:NAME");
+        }
+        return spec;
+    }
+
+    /**
+     * The Spark engine of this JVM; if Spark or the engine is not on the classpath, an {@link EngineUnavailableException}
+     * (exit code 6) whose message is the spark-submit command to run instead, with these arguments.
+     */
+    public static RowEngine sparkEngine(List<String> args) {
+        String why;
+        try {
+            Class.forName("org.apache.spark.sql.SparkSession", false, EngineOptions.class.getClassLoader());
+            for (RowEngine e : ServiceLoader.load(RowEngine.class, EngineOptions.class.getClassLoader())) {
+                if (e.name().equals("spark")) {
+                    return e;
+                }
+            }
+            why = "the Spark engine (module spark-cli) is not on the classpath";
+        } catch (ClassNotFoundException | LinkageError | java.util.ServiceConfigurationError e) {
+            why = "Apache Spark is not on the classpath";
+        }
+        throw new EngineUnavailableException("--engine spark: " + why + "; run it with Spark's launcher: spark-submit --class "
+                + "org.privadapt.cli.Main " + sparkJar() + " " + shellJoin(args) + " (docs/spark.md)");
+    }
+
+    /** The Spark jar beside this build's CLI jar, when it can be located, else its path in a build tree. */
+    static String sparkJar() {
+        try {
+            Path self = Path.of(EngineOptions.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            // cli/target/privadapt.jar (or cli/target/classes) -> <root>/spark-cli/target/privadapt-spark.jar
+            Path root = self.getParent() == null || self.getParent().getParent() == null ? null : self.getParent().getParent().getParent();
+            if (root != null && Files.isDirectory(root.resolve("spark-cli"))) {
+                Path jar = root.resolve(SPARK_JAR).normalize();
+                Path cwd = Path.of("").toAbsolutePath();
+                return jar.startsWith(cwd) ? cwd.relativize(jar).toString() : jar.toString();
+            }
+        } catch (Exception | LinkageError e) {
+            // fall through: the path in a build tree
+        }
+        return SPARK_JAR;
+    }
+
+    static String shellJoin(List<String> args) {
+        List<String> out = new ArrayList<>();
+        for (String a : args) {
+            out.add(a.matches("[A-Za-z0-9_./=:,@%+-]+") ? a : "'" + a.replace("'", "'\\''") + "'");
+        }
+        return String.join(" ", out);
+    }
+}

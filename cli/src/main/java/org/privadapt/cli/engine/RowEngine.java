@@ -1,0 +1,60 @@
+package org.privadapt.cli.engine;
+
+import java.util.List;
+import org.privadapt.data.DataException;
+import org.privadapt.methods.prima.PrimaConfig;
+import org.privadapt.methods.prima.TargetRelease;
+import org.privadapt.privacy.BudgetExceededException;
+import org.privadapt.privacy.PrivacySession;
+import org.privadapt.privacy.ledger.BudgetLedger;
+
+/**
+ * An engine that computes a party's releases where its rows are, other than in this JVM's heap: the service the
+ * {@code spark-cli} module provides ({@code --engine spark}), found by {@link java.util.ServiceLoader} so that the CLI
+ * needs no Spark class to compile or to run its in-process commands (docs/spark.md). The engine computes the exact
+ * statistic where the rows are; the plan, the charge, the noise and the ledger stay with the caller's
+ * {@link PrivacySession} in this JVM (the driver).
+ */
+public interface RowEngine {
+    /** The {@code --engine} name. */
+    String name();
+
+    /**
+     * Opens a party's rows and checks them, before anything is charged or written: the data exist, the named columns
+     * are there, every feature value is a finite number (and every label is there, for labelled rows).
+     *
+     * @throws DataException naming the data and the column at fault
+     */
+    PartyRows open(Request request) throws DataException;
+
+    /**
+     * What to read.
+     *
+     * @param data           {@code parquet:PATH}, {@code csv:PATH} (with a header line) or {@code table:NAME}
+     * @param featureColumns the feature columns, in order (the layout: given, so public)
+     * @param labelColumn    the label column, or null (rows read unlabelled)
+     * @param preprocessing  row-local preprocessing applied to every row where it is ({@code none} for none)
+     * @param master         the cluster to run on, or null for the engine's default
+     */
+    record Request(String data, List<String> featureColumns, String labelColumn, String preprocessing, String master) {
+        public Request {
+            featureColumns = List.copyOf(featureColumns);
+        }
+    }
+
+    /** A party's opened rows. */
+    interface PartyRows extends AutoCloseable {
+        /** The number of rows: private, used only locally (the delta policy), as the in-process commands use it. */
+        long size();
+
+        /** The number of features (public: the named columns). */
+        int dimension();
+
+        /** PRIMA/PRISA's target release of these rows, as {@code Prima.release} computes it in process. */
+        TargetRelease targetRelease(PrimaConfig cfg, String preprocessing, String method, String runId, PrivacySession session)
+                throws BudgetExceededException, BudgetLedger.LedgerException;
+
+        @Override
+        void close();
+    }
+}

@@ -1,0 +1,118 @@
+package org.privadapt.sparkcli;
+
+import java.util.List;
+import org.apache.spark.SparkConf;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.privadapt.cli.engine.RowEngine;
+import org.privadapt.data.DataException;
+import org.privadapt.methods.prima.PrimaConfig;
+import org.privadapt.methods.prima.TargetRelease;
+import org.privadapt.privacy.BudgetExceededException;
+import org.privadapt.privacy.PrivacySession;
+import org.privadapt.privacy.ledger.BudgetLedger;
+import org.privadapt.spark.SparkData;
+import org.privadapt.spark.SparkPreprocessing;
+import org.privadapt.spark.SparkPrima;
+import org.privadapt.spark.SparkTable;
+
+/**
+ * The CLI's {@code --engine spark} (a {@link RowEngine} service): reads the rows with {@link SparkData}, checks them
+ * column by column ({@link SparkData#firstProblem}), applies the row-local preprocessing on the executors
+ * ({@link SparkPreprocessing}) and computes the release with the spark module ({@link SparkPrima#release}); the
+ * caller's session (plan, charge, noise, ledger) is used on this JVM, the driver, only.
+ *
+ * <p>The session: the active one if the JVM has one (a test, a notebook), else one made with {@code --spark-master},
+ * else with the master spark-submit set ({@code spark.master}), else {@code local[*]}. A session this engine made is
+ * stopped when the rows are closed.
+ */
+public final class SparkRowEngine implements RowEngine {
+    @Override
+    public String name() {
+        return "spark";
+    }
+
+    @Override
+    public PartyRows open(Request request) throws DataException {
+        String where = request.data().substring(request.data().indexOf(':') + 1);
+        boolean made = SparkSession.getActiveSession().isEmpty() && SparkSession.getDefaultSession().isEmpty();
+        SparkSession spark = session(request.master());
+        boolean ok = false;
+        try {
+            Dataset<Row> frame;
+            try {
+                frame = SparkData.frame(spark, request.data());
+                frame.schema(); // resolves the path or table now
+            } catch (Exception e) { // AnalysisException (PATH_NOT_FOUND, TABLE_OR_VIEW_NOT_FOUND) is a checked exception
+                throw new DataException(where, null, "cannot be read by Spark: " + firstLine(e));
+            }
+            List<String> present = List.of(frame.columns());
+            for (String c : request.featureColumns()) {
+                if (!present.contains(c)) {
+                    throw new DataException(where, "column '" + c + "'", "no such column (columns: " + String.join(", ", present) + ")");
+                }
+            }
+            if (request.labelColumn() != null && !present.contains(request.labelColumn())) {
+                throw new DataException(where, "column '" + request.labelColumn() + "'", "no such label column (columns: "
+                        + String.join(", ", present) + ")");
+            }
+            String problem;
+            try {
+                problem = SparkData.firstProblem(frame, request.featureColumns(), request.labelColumn());
+            } catch (Exception e) { // an unreadable file found while reading it
+                throw new DataException(where, null, "cannot be read by Spark: " + firstLine(e));
+            }
+            if (problem != null) {
+                throw new DataException(where, null, problem);
+            }
+            SparkTable table = SparkPreprocessing.apply(SparkData.of(frame, request.featureColumns(), request.labelColumn()),
+                    request.preprocessing());
+            long n = table.requireValid().rows(); // after the preprocessing: finite, as in process
+            ok = true;
+            return new Rows(spark, made, table, n);
+        } catch (IllegalArgumentException e) {
+            throw new DataException(where, null, e.getMessage());
+        } finally {
+            if (!ok && made) {
+                spark.stop();
+            }
+        }
+    }
+
+    static SparkSession session(String master) {
+        SparkSession.Builder b = SparkSession.builder().appName("privadapt");
+        if (master != null) {
+            b.master(master);
+        } else if (!new SparkConf().contains("spark.master")) { // spark-submit sets spark.master
+            b.master("local[*]");
+        }
+        return b.getOrCreate();
+    }
+
+    private static String firstLine(Throwable e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        int nl = m.indexOf('\n');
+        return (nl < 0 ? m : m.substring(0, nl)).trim();
+    }
+
+    private record Rows(SparkSession spark, boolean made, SparkTable table, long size) implements PartyRows {
+        @Override
+        public int dimension() {
+            return table.dimension();
+        }
+
+        @Override
+        public TargetRelease targetRelease(PrimaConfig cfg, String preprocessing, String method, String runId, PrivacySession session)
+                throws BudgetExceededException, BudgetLedger.LedgerException {
+            return SparkPrima.release(table, cfg, preprocessing, method, 1L, runId, session);
+        }
+
+        @Override
+        public void close() {
+            if (made) {
+                spark.stop();
+            }
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package org.privadapt.sparkcli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataTypes;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.privadapt.cli.ExitCodes;
+
+/**
+ * {@code target release --engine spark} against the in-process command on the same rows and seed: the artifact (numbers
+ * to 1e-9 relative, everything else equal but the time of writing and the checksum over it) and the ledger's entries;
+ * bad input refused with one line naming the data and the column, exit code 3, nothing charged or written.
+ */
+class SparkEngineCliTest {
+    private static SparkSession spark;
+    private static final int D = 6;
+
+    @TempDir
+    static Path dir;
+    private static Path csv;
+    private static Path parquet;
+
+    @BeforeAll
+    static void start() throws Exception {
+        spark = SparkSession.builder().master("local[2]").appName("privadapt-spark-cli-tests")
+                .config("spark.ui.enabled", "false")
+                .config("spark.sql.shuffle.partitions", "2")
+                .config("spark.driver.host", "127.0.0.1")
+                .config("spark.driver.bindAddress", "127.0.0.1")
+                .getOrCreate();
+        csv = SparkCliSupport.writeCsv(dir.resolve("target.csv"), 360, D, 31);
+        // Parquet written by Spark from the same CSV, features as doubles, in three files
+        Dataset<Row> text = spark.read().option("header", "true").csv(csv.toString());
+        List<Column> cols = new ArrayList<>();
+        for (String f : SparkCliSupport.featureNames(D)) {
+            cols.add(functions.col(f).cast(DataTypes.DoubleType).as(f));
+        }
+        cols.add(functions.col("y"));
+        parquet = dir.resolve("target.parquet");
+        text.select(cols.toArray(new Column[0])).repartition(3).write().parquet(parquet.toString());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (spark != null) {
+            spark.stop();
+        }
+    }
+
+    private static List<String> release(String method, String data, Path out, Path ledger, List<String> extra, boolean onSpark) {
+        List<String> a = new ArrayList<>(List.of("target", "release", "--method", method, "--data", data, "--epsilon", "2",
+                "--delta", "1e-5", "--seed", "11", "--ledger", ledger.toString(), "--out", out.toString()));
+        if (onSpark) {
+            a.addAll(List.of("--engine", "spark", "--spark-master", "local[2]", "--feature-columns", String.join(",",
+                    SparkCliSupport.featureNames(D))));
+        } else {
+            a.addAll(List.of("--label-column", "y"));
+        }
+        a.addAll(extra);
+        return a;
+    }
+
+    /** Standard error without the notes the command prints on success too (the default preprocessing, seeded noise). */
+    private static List<String> errorLines(SparkCliSupport.Result r) {
+        return r.err().lines().filter(l -> !l.startsWith("privadapt: preprocessing ") && !l.startsWith("privadapt: WARNING: seeded")).toList();
+    }
+
+    @Test
+    void theSparkReleaseEqualsTheInProcessOneAndChargesTheSameLedger() throws Exception {
+        record Case(String name, String method, List<String> extra) {
+        }
+        List<Case> cases = List.of(
+                new Case("prima-default", "prima", List.of()), // default preprocessing, from the named columns' number
+                new Case("prisa-l2", "prisa", List.of("--preprocess", "l2,scale=3")),
+                new Case("prima-random", "prima", List.of("--preprocess", "clip=4", "--param", "partitioning=random",
+                        "--param", "block-size=2", "--relation", "replace")));
+        double worst = 0;
+        for (Case c : cases) {
+            Path inOut = dir.resolve(c.name + "-in.json");
+            Path inLedger = dir.resolve(c.name + "-in.ledger");
+            SparkCliSupport.Result in = SparkCliSupport.run(release(c.method, csv.toString(), inOut, inLedger, c.extra, false));
+            assertThat(in.code()).as(c.name + " in process: " + in.err()).isZero();
+            for (String data : List.of("parquet:" + parquet, "csv:" + csv)) {
+                String tag = c.name + "-" + data.substring(0, data.indexOf(':'));
+                Path out = dir.resolve(tag + ".json");
+                Path ledger = dir.resolve(tag + ".ledger");
+                SparkCliSupport.Result sp = SparkCliSupport.run(release(c.method, data, out, ledger, c.extra, true));
+                assertThat(sp.code()).as(tag + ": " + sp.err()).isZero();
+                assertThat(sp.out()).isEqualTo(in.out().replace(inOut.toString(), out.toString()));
+                worst = Math.max(worst, SparkCliSupport.compare(inOut, out));
+                worst = Math.max(worst, SparkCliSupport.compare(inLedger, ledger));
+            }
+        }
+        System.out.printf("privadapt-spark-cli: target release, Spark vs in process: largest relative difference %.2g%n", worst);
+    }
+
+    @Test
+    void badInputIsRefusedWithOneLineNamingTheColumnBeforeAnyCharge() throws Exception {
+        Path bad = dir.resolve("bad.csv");
+        List<String> lines = new ArrayList<>(Files.readAllLines(csv));
+        String[] row = lines.get(5).split(",");
+        row[2] = "abc";
+        lines.set(5, String.join(",", row));
+        Files.write(bad, lines);
+        Path out = dir.resolve("bad-out.json");
+        Path ledger = dir.resolve("bad.ledger");
+        // a value that is not a number
+        SparkCliSupport.Result r = SparkCliSupport.run(release("prima", "csv:" + bad, out, ledger, List.of(), true));
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.DATA);
+        assertThat(errorLines(r)).singleElement().asString().contains(bad.toString()).contains("column 'f2'").contains("'abc'");
+        // a column that is not there
+        List<String> args = release("prima", "parquet:" + parquet, out, ledger, List.of(), true);
+        args.set(args.indexOf("--feature-columns") + 1, "f0,f1,nope");
+        r = SparkCliSupport.run(args);
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.DATA);
+        assertThat(errorLines(r)).singleElement().asString().contains(parquet.toString()).contains("column 'nope'");
+        // data that are not there
+        r = SparkCliSupport.run(release("prima", "parquet:" + dir.resolve("absent"), out, ledger, List.of(), true));
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.DATA);
+        assertThat(errorLines(r)).singleElement().asString().contains("absent");
+        // a missing value
+        row = lines.get(9).split(",");
+        row[4] = "";
+        lines.set(9, String.join(",", row));
+        lines.set(5, lines.get(6));
+        Files.write(bad, lines);
+        r = SparkCliSupport.run(release("prima", "csv:" + bad, out, ledger, List.of(), true));
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.DATA);
+        assertThat(errorLines(r)).singleElement().asString().contains("column 'f4'").contains("missing");
+        // nothing charged, nothing written: the ledger was never created
+        assertThat(out).doesNotExist();
+        assertThat(ledger).doesNotExist();
+    }
+
+    @Test
+    void theCommandsWithoutASparkPathRefuseTheEngineNamingTheOneThatTakesIt() {
+        String never = dir.resolve("never.json").toString();
+        String data = "parquet:" + parquet;
+        for (List<String> cmd : List.of(
+                List.of("source", "train", "--release", "r.json", "--data", data, "--epsilon", "1", "--out", never),
+                List.of("source", "release", "--method", "dpot", "--data", data, "--epsilon", "1", "--out", never),
+                List.of("run", "--method", "prima", "--source", data, "--target", data))) {
+            List<String> a = new ArrayList<>(cmd);
+            a.addAll(List.of("--engine", "spark", "--feature-columns", "f0"));
+            SparkCliSupport.Result r = SparkCliSupport.run(a);
+            assertThat(r.code()).as(cmd + ": " + r.err()).isEqualTo(ExitCodes.USAGE);
+            assertThat(errorLines(r)).singleElement().asString().contains("--engine spark is taken by 'target release'");
+        }
+        assertThat(dir.resolve("never.json")).doesNotExist();
+    }
+}
