@@ -368,13 +368,13 @@ final class BassilyAudits {
         }
     }
 
-    private static void requireReplaceOne(NeighbouringRelation relation) {
+    static void requireReplaceOne(NeighbouringRelation relation) {
         if (relation != NeighbouringRelation.REPLACE_ONE) {
             throw new IllegalArgumentException("paper 003's releases are stated under replace-one (n public) only");
         }
     }
 
-    private static PrivacySession session(double epsilon, double delta, NeighbouringRelation relation, NoiseSource noise) {
+    static PrivacySession session(double epsilon, double delta, NeighbouringRelation relation, NoiseSource noise) {
         return new PrivacySession("target", new PrivacyBudget(epsilon, delta), relation, noise, null);
     }
 }

@@ -52,7 +52,7 @@ public final class ReleaseAudit {
     public static final List<AuditedRelease> ALL = List.of(ClassStatisticsAudits.NCM, ClassStatisticsAudits.LDA, PrimaAudits.TARGET,
             DpotAudits.RECORD, DpotAudits.ATTRIBUTE, PerturbationAudits.OUTPUT, PerturbationAudits.OBJECTIVE, SelectionAudits.SELECT,
             DpSgdAudit.DP_SGD, DpSgdAudit.DP_GD, PateAudits.GNMAX, DpEmAudits.DP_EM, BassilyAudits.DESCENT, BassilyAudits.STATISTICS,
-            BassilyAudits.PCNVXADAP);
+            BassilyAudits.PCNVXADAP, NCnvxAdapAudits.PNCNVXADAP);
 
     /** Their names. */
     public static final List<String> RELEASES = ALL.stream().map(AuditedRelease::name).toList();

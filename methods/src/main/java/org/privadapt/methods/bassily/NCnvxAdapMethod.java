@@ -21,7 +21,6 @@ import org.privadapt.privacy.BudgetExceededException;
 import org.privadapt.privacy.PrivacyCost;
 import org.privadapt.privacy.PrivacySession;
 import org.privadapt.privacy.ledger.BudgetLedger;
-import org.privadapt.privacy.mechanisms.GaussianCalibration;
 
 /**
  * {@code ncnvxadap} and {@code pncnvxadap}: Algorithm 2 ({@link org.privadapt.models.discrepancy.NCnvxAdap}) for
@@ -178,22 +177,11 @@ final class NCnvxAdapMethod implements AdaptationMethod {
               }
             }
         }
-        double nu = multiplier(eps, delta, bestT, bestFrozen);
         DenseMatrix xt = PCnvxAdap.clipRows(p.xTrain(), 1.0);
         org.privadapt.models.discrepancy.NCnvxAdap.Problem prob = new org.privadapt.models.discrepancy.NCnvxAdap.Problem(xs,
                 ys.codes(), xt, yt.codes(), k, d, bestAlpha, lambda1, 0, 0, config.param("mu", Math.sqrt(xs.rows() + n)), radius, 1.0);
-        target.chargeAll(List.of(bestFrozen
-                ? new PrivacySession.Release("pncnvxadap descent", "Gaussian on grad_W (private weights held at p0), T "
-                        + "full-batch steps composed exactly (one Gaussian, multiplier nu / sqrt(T))",
-                        new org.privadapt.privacy.events.GaussianEvent(nu / Math.sqrt(bestT)),
-                        Map.of("s1", prob.s1(), "T", bestT, "nu", nu))
-                : new PrivacySession.Release("pncnvxadap descent", "Gaussian on (grad_W, grad_u_priv), T "
-                        + "full-batch steps composed exactly (one Gaussian, multiplier nu / sqrt(2 T))", PCnvxAdap.descentEvent(nu, bestT),
-                        Map.of("s1", prob.s1(), "s2", prob.s2(), "T", bestT, "nu", nu))));
-        org.privadapt.models.discrepancy.NCnvxAdap.Result res = org.privadapt.models.discrepancy.NCnvxAdap.solve(prob,
-                new org.privadapt.models.discrepancy.NCnvxAdap.Config(bestT, nu * prob.s1(), nu * prob.s2(), true, config.seed(),
-                        bestFrozen),
-                new org.privadapt.models.dp.SessionRandomness(target.noise()), start, Double.NaN);
+        double nu = multiplier(eps, delta, bestT, bestFrozen);
+        org.privadapt.models.discrepancy.NCnvxAdap.Result res = PNCnvxAdap.fit(prob, bestT, bestFrozen, config.seed(), start, target);
         diag.put("private_weights", bestFrozen ? "frozen at p0" : "free");
         diag.put("alpha", bestAlpha);
         diag.put("iterations", bestT);
@@ -212,7 +200,7 @@ final class NCnvxAdapMethod implements AdaptationMethod {
      * (multiplier nu / sqrt(2 T)).
      */
     static double multiplier(double eps, double delta, long t, boolean frozen) {
-        return GaussianCalibration.analyticSigma(eps, delta, 1.0) * Math.sqrt((frozen ? 1.0 : 2.0) * t);
+        return PNCnvxAdap.multiplier(eps, delta, t, frozen);
     }
 
     /** Logistic regression on the public source as a d x K start (its bias folded into the constant feature). */

@@ -114,7 +114,7 @@ class ReleaseAuditPaperReleasesTest {
 
     @Test
     void theReleasesRefuseTheRelationsTheyAreNotStatedUnder() {
-        for (String name : new String[] {"dp-em", "bassily-descent", "bassily-statistics", "pcnvxadap"}) {
+        for (String name : new String[] {"dp-em", "bassily-descent", "bassily-statistics", "pcnvxadap", "pncnvxadap"}) {
             AuditedRelease r = ReleaseAudit.release(name);
             for (NeighbouringRelation rel : NeighbouringRelation.values()) {
                 if (!r.relations().contains(rel)) {
