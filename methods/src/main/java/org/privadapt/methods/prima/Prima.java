@@ -378,6 +378,18 @@ public final class Prima {
             return vote ? blockFeatures.get(g) : concat(blockFeatures);
         }
 
+        /** The number of features of group {@code g} (public: the partition and the configuration). */
+        public int groupWidth(int g) {
+            if (vote) {
+                return mapColumns[g];
+            }
+            int w = 0;
+            for (int c : mapColumns) {
+                w += c;
+            }
+            return w;
+        }
+
         /** Group {@code g}'s features of one clipped row. */
         public double[] rowFeatures(double[] clippedRow, int g) {
             return group(blockFeatures(new DenseMatrix(1, clippedRow.length, clippedRow.clone())), g, vote).row(0);
