@@ -230,75 +230,185 @@ public final class Prima {
         NeighbouringRelation rel = session.relation();
         ClassLabels y = source.classLabels();
         int k = y.numClasses();
-        int learnerDimension = learnerDimension(cfg, partition);
-        double eps = session.target().epsilon() * (1 - 1e-9);
-        PrivateLearners.Kind kind = PrivateLearners.kind(mc, learnerDimension, k, session.target().epsilon(),
-                PrivateLearners.sizePublic(source, session));
+        PrivateLearners.Kind kind = sourceKind(release, mc, k, PrivateLearners.sizePublic(source, session), session);
         PrivateLearners.requireDisclosures(kind, source, session, "the source's model (" + kind.label() + ")");
+        SourcePlan sp = sourcePlan(release, mc, kind, source.size(), k, session);
+        chargeSource(sp, release, session);
+        FeatureMatrix rows = clipRows(source.features(), cfg, partition);
+        SecondMoments sm = sourceMomentsNoise(sourceExact(rows, partition), cfg, sp.momentsMultiplier(), rel, session.noise());
+        SourceAlignment alignment = sourceAlignment(sm, release);
+        List<DenseMatrix> features = alignment.transform().blockFeatures(rows);
+        List<List<Network>> models = new ArrayList<>();
+        int[] codes = y.codes();
+        for (int g = 0; g < sp.groups(); g++) {
+            DenseMatrix x = SourceTransform.group(features, g, cfg.vote());
+            List<Network> group = new ArrayList<>();
+            if (sp.oneVsRest()) {
+                for (int cls = 0; cls < k; cls++) {
+                    int[] binary = new int[codes.length];
+                    for (int i = 0; i < codes.length; i++) {
+                        binary[i] = codes[i] == cls ? 1 : 0;
+                    }
+                    group.add(PrivateLearners.train(sp.plan(), x, binary, List.of("rest", y.names().get(cls)), session.noise()));
+                }
+            } else {
+                group.add(PrivateLearners.train(sp.plan(), x, codes, y.names(), session.noise()));
+            }
+            models.add(group);
+        }
+        return sourceModel(release, sp, alignment, models, y.names(), source.publicFacts().describe(), session);
+    }
+
+    /**
+     * The source's learner for {@code k} classes (public: the configuration, the release's partition, k, epsilon and
+     * whether n is public); the caller checks its disclosures ({@link PrivateLearners#requireDisclosures}) next.
+     */
+    public static PrivateLearners.Kind sourceKind(TargetRelease release, MethodConfig mc, int k, boolean sizePublic,
+                                                  PrivacySession session) {
+        return PrivateLearners.kind(mc, learnerDimension(release.config(), release.partition()), k, session.target().epsilon(),
+                sizePublic);
+    }
+
+    /**
+     * The source's plan: its moment release's multiplier, the learner's plan for the composition, and how many models
+     * (one per block when voting, one per class when one-vs-rest with a gradient learner).
+     */
+    public record SourcePlan(PrivateLearners.Kind kind, double momentsMultiplier, PrivateLearners.Plan plan, int groups,
+                             boolean oneVsRest, int runs) {
+    }
+
+    /** Plans {@link #train}'s releases for n rows (n is used by the gradient learners only) and k classes. */
+    public static SourcePlan sourcePlan(TargetRelease release, MethodConfig mc, PrivateLearners.Kind kind, int n, int k,
+                                        PrivacySession session) {
+        PrimaConfig cfg = release.config();
+        Partition partition = release.partition();
+        double eps = session.target().epsilon() * (1 - 1e-9);
         boolean ovr = cfg.oneVsRest() && k > 2 && kind.gradientBased();
         int groups = cfg.vote() ? partition.size() : 1;
         int runs = groups * (ovr ? k : 1);
         double delta = session.target().delta();
         double sMoments = sourceMomentsMultiplier(cfg, session);
         DpEvent moments = new GaussianEvent(sMoments);
-        PrivateLearners.Plan plan = PrivateLearners.plan(PrivateLearners.resolved(mc, kind), source.size(), learnerDimension, k, eps, delta, rel, moments, runs);
-        // one atomic charge for the moments and the model(s): a refusal leaves nothing spent (issue 14)
+        PrivateLearners.Plan plan = PrivateLearners.plan(PrivateLearners.resolved(mc, kind), n, learnerDimension(cfg, partition), k, eps,
+                delta, session.relation(), moments, runs);
+        return new SourcePlan(kind, sMoments, plan, groups, ovr, runs);
+    }
+
+    /** Charges the source's moments and model(s) as one atomic charge: a refusal leaves nothing spent (issue 14). */
+    public static void chargeSource(SourcePlan sp, TargetRelease release, PrivacySession session)
+            throws BudgetExceededException, BudgetLedger.LedgerException {
         session.chargeAll(List.of(
                 new PrivacySession.Release(release.method() + " source: own subspace moments", "Gaussian (block second moments, sums, count)",
-                        moments, Map.of("noise_multiplier", sMoments)),
-                new PrivacySession.Release(release.method() + " source: " + kind.label() + " model" + (runs > 1 ? "s (" + runs + ")" : ""),
-                        kind.label(), plan.event(), plan.describe())));
-        FeatureMatrix rows = clipRows(source.features(), cfg, partition);
-        SecondMoments sm = sourceMomentsNoise(sourceExact(rows, partition), cfg, sMoments, rel, session.noise());
+                        new GaussianEvent(sp.momentsMultiplier()), Map.of("noise_multiplier", sp.momentsMultiplier())),
+                new PrivacySession.Release(release.method() + " source: " + sp.kind().label() + " model"
+                        + (sp.runs() > 1 ? "s (" + sp.runs() + ")" : ""), sp.kind().label(), sp.plan().event(), sp.plan().describe())));
+    }
+
+    /**
+     * The source's per-row map given its noisy moments and the target's release (post-processing of DP outputs):
+     * standardise with the released mean and standard deviations, then per block the CORAL or SA map from the source's
+     * shrunk block covariance to the target's. Row-local, so it may run where the rows are
+     * ({@link SourceTransform#blockFeatures}). With the target's SA bases, which the model carries.
+     */
+    public record SourceAlignment(SourceTransform transform, List<DenseMatrix> targetBases) {
+    }
+
+    /** {@link SourceAlignment} from the source's noisy moments {@code sm} and the target's release. */
+    public static SourceAlignment sourceAlignment(SecondMoments sm, TargetRelease release) {
+        PrimaConfig cfg = release.config();
+        Partition partition = release.partition();
         double[] sd = standardDeviations(sm, cfg);
-        DenseMatrix z = standardized(rows, sm.mean(), sd, cfg);
-        List<DenseMatrix> features = new ArrayList<>();
+        double[] inv = new double[sd.length];
+        for (int j = 0; j < sd.length; j++) {
+            inv[j] = 1.0 / sd[j];
+        }
+        int[][] blocks = new int[partition.size()][];
+        int[] cols = new int[partition.size()];
+        double[][] maps = new double[partition.size()][];
         List<DenseMatrix> targetBases = new ArrayList<>();
         for (int b = 0; b < partition.size(); b++) {
             int[] idx = partition.block(b);
             DenseMatrix cs = scaled(sm.blockCovariance(b, cfg.centred()), idx, sd);
             cs = cfg.shrink() ? shrink(cs, cfg).matrix() : PsdShrinking.floorEigenvalues(cs, 0.0);
             DenseMatrix ct = release.blocks().get(b);
-            DenseMatrix zb = z.selectColumns(idx);
+            DenseMatrix map;
             if (cfg.adaptation() == PrimaConfig.Adaptation.CORAL) {
-                features.add(Coral.apply(zb, Coral.alignmentMapRelative(cs, ct, cfg.lambda())));
+                map = Coral.alignmentMapRelative(cs, ct, cfg.lambda());
                 targetBases.add(null);
             } else {
                 int kb = Math.max(1, (int) Math.ceil(cfg.saFraction() * idx.length));
                 DenseMatrix ps = SubspaceAlignment.basis(cs, kb);
                 DenseMatrix pt = SubspaceAlignment.basis(ct, kb);
-                features.add(SubspaceAlignment.transformSource(zb, ps, pt));
+                map = SubspaceAlignment.sourceMap(ps, pt);
                 targetBases.add(pt);
             }
+            blocks[b] = idx.clone();
+            cols[b] = map.cols();
+            maps[b] = map.data().clone();
         }
-        List<List<Network>> models = new ArrayList<>();
-        int[] codes = y.codes();
-        for (int g = 0; g < groups; g++) {
-            DenseMatrix x = cfg.vote() ? features.get(g) : concat(features);
-            List<Network> group = new ArrayList<>();
-            if (ovr) {
-                for (int cls = 0; cls < k; cls++) {
-                    int[] binary = new int[codes.length];
-                    for (int i = 0; i < codes.length; i++) {
-                        binary[i] = codes[i] == cls ? 1 : 0;
-                    }
-                    group.add(PrivateLearners.train(plan, x, binary, List.of("rest", y.names().get(cls)), session.noise()));
-                }
-            } else {
-                group.add(PrivateLearners.train(plan, x, codes, y.names(), session.noise()));
+        return new SourceAlignment(new SourceTransform(cfg.standardize(), sm.mean().clone(), inv, blocks, cols, maps, cfg.vote()),
+                targetBases);
+    }
+
+    /**
+     * The source's row map as plain arrays (serializable: an engine ships it to where the rows are): standardisation
+     * ({@code (x - mean) / sd} when on), then per block its columns times the block's map (d_b x k_b, column-major).
+     */
+    public record SourceTransform(boolean standardize, double[] mean, double[] inverseSd, int[][] blocks, int[] mapColumns,
+                                  double[][] maps, boolean vote) implements java.io.Serializable {
+        /** One model per block when voting, else one on the blocks' features side by side. */
+        public int groups() {
+            return vote ? blocks.length : 1;
+        }
+
+        /** Each block's features of {@code clippedRows} (clipped by {@link #clipRows} / {@link #clipRow}). */
+        public List<DenseMatrix> blockFeatures(FeatureMatrix clippedRows) {
+            DenseMatrix d = clippedRows.toDense();
+            DenseMatrix z = standardize ? d.minusRowVector(mean).scaleColumnsCopy(inverseSd) : d;
+            List<DenseMatrix> out = new ArrayList<>();
+            for (int b = 0; b < blocks.length; b++) {
+                DenseMatrix map = new DenseMatrix(blocks[b].length, mapColumns[b], maps[b].clone());
+                out.add(z.selectColumns(blocks[b]).multiply(map));
             }
-            models.add(group);
+            return out;
         }
-        ObjectNode privacy = statement(session, "source", delta);
+
+        /** Group {@code g}'s features: block g's when voting, else all blocks' side by side. */
+        public static DenseMatrix group(List<DenseMatrix> blockFeatures, int g, boolean vote) {
+            return vote ? blockFeatures.get(g) : concat(blockFeatures);
+        }
+
+        /** The number of features of group {@code g} (public: the partition and the configuration). */
+        public int groupWidth(int g) {
+            if (vote) {
+                return mapColumns[g];
+            }
+            int w = 0;
+            for (int c : mapColumns) {
+                w += c;
+            }
+            return w;
+        }
+
+        /** Group {@code g}'s features of one clipped row. */
+        public double[] rowFeatures(double[] clippedRow, int g) {
+            return group(blockFeatures(new DenseMatrix(1, clippedRow.length, clippedRow.clone())), g, vote).row(0);
+        }
+    }
+
+    /** The model artifact of {@link #train} from its parts ({@code declaredPublic}: the facts the source declared). */
+    public static SourceModel sourceModel(TargetRelease release, SourcePlan sp, SourceAlignment alignment, List<List<Network>> models,
+                                          List<String> classNames, List<String> declaredPublic, PrivacySession session) {
+        ObjectNode privacy = statement(session, "source", session.target().delta());
         // what the model carries without noise because the source declared it public (neighbouring-relations.md)
         com.fasterxml.jackson.databind.node.ArrayNode declared = privacy.putArray("declared_public");
-        source.publicFacts().describe().forEach(declared::add);
-        Map<String, Object> d = plan.describe();
+        declaredPublic.forEach(declared::add);
+        Map<String, Object> d = sp.plan().describe();
         ObjectNode training = privacy.putObject("training");
         d.forEach((key, v) -> training.put(key, String.valueOf(v)));
-        training.put("models", runs);
-        return new SourceModel(release.runId(), release.checksum(), release.method(), cfg, release.preprocessing(), partition,
-                release.mean(), release.sd(), targetBases, models, y.names(), privacy);
+        training.put("models", sp.runs());
+        return new SourceModel(release.runId(), release.checksum(), release.method(), release.config(), release.preprocessing(),
+                release.partition(), release.mean(), release.sd(), alignment.targetBases(), models, classNames, privacy);
     }
 
     /**

@@ -170,6 +170,29 @@ public final class DpGaussianMixtureEm {
      * @throws IllegalArgumentException for a row with a non-finite value (it could not be clipped)
      */
 
+    /**
+     * One row scaled as {@link #clipRows} scales it (row-local, bit for bit the same on a dense row): for the
+     * statistics summed elsewhere ({@link StatisticsSource}).
+     *
+     * @throws IllegalArgumentException for a row with a non-finite value
+     */
+    public static double[] clipRow(double[] row, double r) {
+        double sq = 0;
+        for (double v : row) {
+            sq += v * v;
+        }
+        if (!Double.isFinite(sq)) {
+            throw new IllegalArgumentException("a row has a non-finite norm (" + sq + "), it cannot be clipped");
+        }
+        double norm = Math.sqrt(sq);
+        double f = norm > r ? INSIDE * r / norm : 1.0;
+        double[] out = new double[row.length];
+        for (int j = 0; j < row.length; j++) {
+            out[j] = row[j] * f;
+        }
+        return out;
+    }
+
     public static DenseMatrix clipRows(FeatureMatrix x, double r) {
         double[] sq = x.rowSquaredNorms();
         double[] f = new double[sq.length];
@@ -241,23 +264,86 @@ public final class DpGaussianMixtureEm {
         return fit(rows, c, new SessionRandomness(session.noise()), observer);
     }
 
+    /**
+     * As {@link #fit(FeatureMatrix, Config, PrivacySession, Observer)} with the exact statistics from {@code source}
+     * (e.g. an aggregate over rows held elsewhere): the same charge (d is {@code source.dimension()}, public), then
+     * {@link #fit(StatisticsSource, Config, NoiseAndSampling, Observer)} with the session's noise.
+     */
+    public static Result fit(StatisticsSource source, Config c, PrivacySession session, Observer observer)
+            throws BudgetExceededException, BudgetLedger.LedgerException {
+        if (session.relation() != NeighbouringRelation.ADD_OR_REMOVE_ONE) {
+            throw new IllegalArgumentException("DP-EM's sensitivities (1, R, R^2) hold under add/remove-one; the session uses "
+                    + session.relation().description());
+        }
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("K", c.k());
+        params.put("d", source.dimension());
+        params.put("covariance", c.covarianceType().name());
+        params.put("R", c.clipNorm());
+        params.put("T", c.iterations());
+        params.put("sigma", c.noiseMultiplier());
+        session.charge("dp-em gmm", "Gaussian on per-component (count, sum, second moment) with sensitivities (1, R, R^2), "
+                + "T + 1 releases composed exactly (one Gaussian, multiplier sigma / sqrt(3 (T + 1)))", event(c), params);
+        return fit(source, c, new SessionRandomness(session.noise()), observer);
+    }
+
+    /**
+     * Where each release's exact (not yet noisy) statistics come from: the rows in this JVM ({@link #inProcess}), or
+     * an aggregate over rows held elsewhere (the spark module). Every row must be clipped to R by {@link #clipRow}.
+     */
+    public interface StatisticsSource {
+        /** d (public). */
+        int dimension();
+
+        /**
+         * The exact statistics of the clipped rows: for {@code current == null} the initial K = 1 query
+         * ({@link #initialStatistics}) with covariance type {@code type}, else {@link #statistics} under
+         * {@code current}'s responsibilities.
+         */
+        SufficientStatistics exact(GaussianMixture current, CovarianceType type);
+    }
+
+    /** The rows in this JVM, clipped once to {@code clipNorm} ({@link #clipRows}; a non-finite row is refused here). */
+    public static StatisticsSource inProcess(FeatureMatrix rows, double clipNorm) {
+        DenseMatrix z = clipRows(rows, clipNorm);
+        return new StatisticsSource() {
+            @Override
+            public int dimension() {
+                return z.cols();
+            }
+
+            @Override
+            public SufficientStatistics exact(GaussianMixture current, CovarianceType type) {
+                return current == null ? initialStatistics(z, type) : statistics(z, current);
+            }
+        };
+    }
+
     /** Fits with the given noise (seeded noise only on request: the result then says it is not private). */
     public static Result fit(FeatureMatrix rows, Config c, NoiseAndSampling noise) {
         return fit(rows, c, noise, null);
     }
 
     static Result fit(FeatureMatrix rows, Config c, NoiseAndSampling noise, Observer observer) {
-        DenseMatrix z = clipRows(rows, c.clipNorm());
+        return fit(inProcess(rows, c.clipNorm()), c, noise, observer);
+    }
+
+    /**
+     * The fit from a {@link StatisticsSource}: each release's exact statistics from {@code source}, the noise from
+     * {@code noise} (drawn here, in the same order as in process), the next model from the noisy statistics alone.
+     * The caller accounts {@link #event(Config)}; {@code observer} may be null.
+     */
+    public static Result fit(StatisticsSource source, Config c, NoiseAndSampling noise, Observer observer) {
         double sigma = c.noiseMultiplier();
         double r = c.clipNorm();
         // release 0: K = 1 statistics of every clipped row
-        SufficientStatistics init = initialStatistics(z, c.covarianceType()).withNoise(sigma, r, noise);
+        SufficientStatistics init = source.exact(null, c.covarianceType()).withNoise(sigma, r, noise);
         if (observer != null) {
             observer.released(0, null, init);
         }
         GaussianMixture model = initialModel(fromNoisyStatistics(init, c), c);
         for (int t = 1; t <= c.iterations(); t++) {
-            SufficientStatistics noisy = statistics(z, model).withNoise(sigma, r, noise);
+            SufficientStatistics noisy = source.exact(model, c.covarianceType()).withNoise(sigma, r, noise);
             if (observer != null) {
                 observer.released(t, model, noisy);
             }

@@ -73,6 +73,40 @@ public final class SufficientStatistics {
     }
 
     /**
+     * Statistics summed elsewhere (e.g. an aggregate over rows held on a cluster): the arrays are copied.
+     *
+     * @param counts          N (K)
+     * @param sums            S, K x d
+     * @param diagonalMoments K x d, for {@link CovarianceType#DIAGONAL} (else null)
+     * @param fullMoments     K symmetric d x d matrices, for {@link CovarianceType#FULL} (else null)
+     */
+    public static SufficientStatistics ofExact(CovarianceType type, double[] counts, DenseMatrix sums, DenseMatrix diagonalMoments,
+                                               DenseMatrix[] fullMoments) {
+        int k = counts.length;
+        if (sums.rows() != k) {
+            throw new IllegalArgumentException(sums.rows() + " sums for " + k + " counts");
+        }
+        int d = sums.cols();
+        if (type == CovarianceType.DIAGONAL) {
+            if (diagonalMoments == null || diagonalMoments.rows() != k || diagonalMoments.cols() != d || fullMoments != null) {
+                throw new IllegalArgumentException("diagonal statistics need K x d diagonal moments only");
+            }
+            return new SufficientStatistics(type, counts.clone(), sums.copy(), diagonalMoments.copy(), null);
+        }
+        if (fullMoments == null || fullMoments.length != k || diagonalMoments != null) {
+            throw new IllegalArgumentException("full statistics need K d x d moments only");
+        }
+        DenseMatrix[] full = new DenseMatrix[k];
+        for (int c = 0; c < k; c++) {
+            if (fullMoments[c].rows() != d || fullMoments[c].cols() != d) {
+                throw new IllegalArgumentException("moment " + c + " is not " + d + " x " + d);
+            }
+            full[c] = fullMoments[c].copy();
+        }
+        return new SufficientStatistics(type, counts.clone(), sums.copy(), null, full);
+    }
+
+    /**
      * A copy with independent Gaussian noise from {@code rnd}: std {@code sigma} on each count, {@code sigma R} on
      * each sum coordinate and {@code sigma R^2} on each coordinate of {@link #secondMomentVector()} (for a full
      * moment: the diagonal gets std sigma R^2 and each off-diagonal pair one shared draw of std sigma R^2 / sqrt(2),

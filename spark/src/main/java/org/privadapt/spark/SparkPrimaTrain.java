@@ -1,0 +1,156 @@
+package org.privadapt.spark;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import org.apache.spark.api.java.function.MapPartitionsFunction;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.privadapt.data.PublicFacts;
+import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.core.PrivateLearners;
+import org.privadapt.methods.prima.Prima;
+import org.privadapt.methods.prima.SecondMoments;
+import org.privadapt.methods.prima.SourceModel;
+import org.privadapt.methods.prima.TargetRelease;
+import org.privadapt.models.dp.ClassStatistics;
+import org.privadapt.models.dp.SessionRandomness;
+import org.privadapt.models.nn.Network;
+import org.privadapt.privacy.BudgetExceededException;
+import org.privadapt.privacy.PrivacySession;
+import org.privadapt.privacy.ledger.BudgetLedger;
+
+/**
+ * PRIMA's (and PRISA's) <b>source training</b> on Spark for the learners that train by sums ({@code ncm}, {@code lda}):
+ * {@link Prima#train} with its three row passes where the rows are. (1) The source's own moments
+ * ({@link SparkPrimaSource}); (2) on the driver, from them and the target's release, the per-row map
+ * ({@link Prima#sourceAlignment}: standardise, per block the CORAL/SA map), a post-processing of DP outputs shipped to
+ * the executors as plain arrays; (3) per model (one, or one per block when voting) the class statistics of the mapped
+ * rows, each row clipped by {@link Prima#clipRow} then mapped by {@link Prima.SourceTransform#rowFeatures} on the
+ * executor, summed by {@link SparkClassStatistics}, the noise drawn on the driver by the in-process step
+ * ({@link PrivateLearners#ncmNoise}, {@link PrivateLearners#ldaNoise}). The plan, the one atomic charge and the artifact
+ * are the in-process code's ({@link Prima#sourcePlan}, {@link Prima#chargeSource}, {@link Prima#sourceModel}).
+ *
+ * <p>The class set is given ({@code classes}: public, never read from the rows; a label outside it is refused before
+ * anything is charged), and the layout is the named columns (public). A gradient learner (dp-sgd, dp-gd through
+ * {@code learner=auto} or given) and the perturbation learners are refused before anything is charged: the first is
+ * not distributed here for PRIMA's source, the others are not sums.
+ */
+public final class SparkPrimaTrain {
+    private SparkPrimaTrain() {
+    }
+
+    /**
+     * The source's model artifact, as {@link Prima#train} makes it in process from the same rows (labels coded by their
+     * position in {@code classes}) with the same seeded noise.
+     *
+     * @param declared the facts the source declared public (their names go into the artifact, as in process)
+     */
+    public static SourceModel train(SparkTable source, TargetRelease release, MethodConfig mc, List<String> classes,
+                                    PublicFacts declared, PrivacySession session)
+            throws BudgetExceededException, BudgetLedger.LedgerException {
+        if (!source.labelled()) {
+            throw new IllegalArgumentException("the source's training needs a label column");
+        }
+        if (source.dimension() != release.dimension()) {
+            throw new IllegalArgumentException("the source has " + source.dimension() + " features; the release is for "
+                    + release.dimension());
+        }
+        List<String> names = List.copyOf(classes);
+        if (names.isEmpty() || new HashSet<>(names).size() != names.size()) {
+            throw new IllegalArgumentException("the class set must be non-empty without repeats, got " + names);
+        }
+        long n = source.requireValid().rows(); // the plan's n (used by gradient learners only, refused below)
+        long outside = outsideClasses(source, names);
+        if (outside > 0) {
+            throw new IllegalArgumentException(outside + " row(s) have a label outside the declared classes " + names);
+        }
+        boolean sizePublic = declared.sizePublic() || session.relation() == org.privadapt.privacy.NeighbouringRelation.REPLACE_ONE;
+        PrivateLearners.Kind kind = Prima.sourceKind(release, mc, names.size(), sizePublic, session);
+        if (kind != PrivateLearners.Kind.NCM && kind != PrivateLearners.Kind.LDA) {
+            throw new IllegalArgumentException("learner " + kind.label() + ": on Spark the source trains ncm or lda (class statistics, "
+                    + "a sum over rows); give learner=ncm or learner=lda");
+        }
+        Prima.SourcePlan sp = Prima.sourcePlan(release, mc, kind, (int) Math.min(Integer.MAX_VALUE, n), names.size(), session);
+        Prima.chargeSource(sp, release, session);
+        SecondMoments sm = SparkPrimaSource.noisyMoments(source, release, sp.momentsMultiplier(), session.relation(), session.noise());
+        Prima.SourceAlignment alignment = Prima.sourceAlignment(sm, release);
+        PrivateLearners.Plan plan = sp.plan();
+        List<List<Network>> models = new ArrayList<>();
+        for (int g = 0; g < sp.groups(); g++) {
+            SparkTable mapped = mapped(source, release, alignment.transform(), g);
+            SessionRandomness rnd = new SessionRandomness(session.noise());
+            Network net;
+            if (kind == PrivateLearners.Kind.NCM) {
+                net = PrivateLearners.ncmNoise(plan, SparkClassStatistics.ncmExact(mapped, names), rnd).nearestClassMean(names);
+            } else {
+                ClassStatistics exact = SparkClassStatistics.ldaExact(mapped, names, PrivateLearners.ldaRowBound(plan));
+                net = PrivateLearners.ldaNoise(plan, exact, rnd).lda(names, plan.config().param("lda-shrinkage", 0.5), 1.0);
+            }
+            models.add(List.of(net));
+        }
+        return Prima.sourceModel(release, sp, alignment, models, names, declared.describe(), session);
+    }
+
+    /** The source's rows clipped as {@link Prima#train} clips them and mapped to group {@code g}'s features (labels kept). */
+    static SparkTable mapped(SparkTable source, TargetRelease release, Prima.SourceTransform transform, int g) {
+        int d = source.dimension();
+        double rowBound = release.config().rowBound();
+        int[] blockOf = Prima.blockIndex(release.partition());
+        double[] blockBounds = release.config().blockBounds(release.partition());
+        Dataset<Row> two = source.rows().select(SparkTable.FEATURES, SparkTable.LABEL);
+        MapPartitionsFunction<Row, Row> f = (Iterator<Row> it) -> new Iterator<Row>() {
+            @Override
+            public boolean hasNext() {
+                return it.hasNext();
+            }
+
+            @Override
+            public Row next() {
+                Row r = it.next();
+                double[] z = Prima.clipRow(SparkTable.features(r, d), rowBound, blockOf, blockBounds);
+                double[] x = transform.rowFeatures(z, g);
+                return RowFactory.create(scala.collection.immutable.ArraySeq.unsafeWrapArray(x), SparkTable.label(r));
+            }
+        };
+        Dataset<Row> out = two.mapPartitions(f, Encoders.row(two.schema()));
+        int m = transform.groupWidth(g);
+        List<String> names = new ArrayList<>();
+        for (int j = 0; j < m; j++) {
+            names.add("z" + j);
+        }
+        return new SparkTable(out, names, source.labelColumn());
+    }
+
+    /** The number of rows whose label is not in {@code classes} (a check before any charge; nothing leaves the party). */
+    static long outsideClasses(SparkTable source, List<String> classes) {
+        Set<String> known = new HashSet<>(classes);
+        return RowAggregation.aggregate(source, () -> new Outside(known)).count;
+    }
+
+    private static final class Outside implements RowAggregation.Accumulator<Outside> {
+        private static final long serialVersionUID = 1L;
+        private final Set<String> known;
+        long count;
+
+        Outside(Set<String> known) {
+            this.known = new HashSet<>(known);
+        }
+
+        @Override
+        public void add(double[] features, String label) {
+            if (label == null || !known.contains(label)) {
+                count++;
+            }
+        }
+
+        @Override
+        public void merge(Outside o) {
+            count += o.count;
+        }
+    }
+}
