@@ -185,12 +185,13 @@ public final class PrivacyOptions {
 
     /**
      * A party's ledger: with an explicit budget, created with it or checked against the stored one; without, an
-     * existing ledger keeps its stored budget and a new one gets the run's epsilon.
+     * existing ledger keeps its stored budget and a new one gets the run's epsilon. A new ledger is written by its
+     * first charge, so a run refused before it spends leaves no file (issue 33).
      */
     static BudgetLedger ledger(Path file, String party, Double budget, double runEpsilon, NeighbouringRelation r, double delta)
             throws BudgetLedger.LedgerException {
-        return budget != null ? BudgetLedger.openOrCreate(file, party, new PrivacyBudget(budget, delta), r)
-                : BudgetLedger.openOrCreateKeepingBudget(file, party, new PrivacyBudget(runEpsilon, delta), r);
+        return budget != null ? BudgetLedger.openOrCreateLazily(file, party, new PrivacyBudget(budget, delta), r, true)
+                : BudgetLedger.openOrCreateLazily(file, party, new PrivacyBudget(runEpsilon, delta), r, false);
     }
 
     private BudgetLedger ledger(Path file, String party, Double budget, double runEpsilon, NeighbouringRelation r)

@@ -72,9 +72,19 @@ public final class BudgetLedger {
     private static final Map<Path, ReentrantLock> JVM_LOCKS = new ConcurrentHashMap<>();
 
     private final Path file;
+    /** A new ledger's document, written by its first charge (lazy creation); null once the file exists or if eager. */
+    private final ObjectNode pending;
+    /** Whether an existing file found in place of {@link #pending} must also have its budget (else party and relation). */
+    private final boolean pendingBudgetFixed;
 
     private BudgetLedger(Path file) {
+        this(file, null, false);
+    }
+
+    private BudgetLedger(Path file, ObjectNode pending, boolean pendingBudgetFixed) {
         this.file = file.toAbsolutePath().normalize();
+        this.pending = pending;
+        this.pendingBudgetFixed = pendingBudgetFixed;
     }
 
     /** A release to be charged. */
@@ -162,6 +172,27 @@ public final class BudgetLedger {
     }
 
     /**
+     * As {@link #openOrCreate} ({@code budgetFixed}) or {@link #openOrCreateKeepingBudget}, except that a ledger that
+     * does not exist yet is not created until its first charge: a run refused before it spends anything (a usage
+     * error, a parameter out of range, a plan over the budget) leaves no file, not even the lock file. Reads of such a
+     * ledger see it empty. If another process creates the file in between, the first access that finds it checks it
+     * against this party, relation (and budget when fixed) as the eager open would.
+     *
+     * @throws LedgerException if it exists and does not match, or is invalid
+     */
+    public static BudgetLedger openOrCreateLazily(Path file, String party, PrivacyBudget budget, NeighbouringRelation relation,
+                                                  boolean budgetFixed) throws LedgerException {
+        if (Files.exists(file)) {
+            return budgetFixed ? openOrCreate(file, party, budget, relation)
+                    : openOrCreateKeepingBudget(file, party, budget, relation);
+        }
+        ObjectNode doc = header(party, budget, relation);
+        doc.put("header_hash", sha256(canonical(doc)));
+        doc.putArray("entries");
+        return new BudgetLedger(file, doc, budgetFixed);
+    }
+
+    /**
      * Opens an existing ledger.
      *
      * @throws LedgerException if there is none or it is invalid
@@ -178,14 +209,14 @@ public final class BudgetLedger {
 
     /** Reads and verifies the ledger. */
     public Snapshot read() throws LedgerException {
-        return withLock(() -> parse(readDocument()));
+        return lockedUnlessPending(() -> parse(readDocument()));
     }
 
     /**
      * The epsilon the ledger would stand at if {@code event} were charged now (no change is made).
      */
     public double epsilonIfCharged(DpEvent event) throws LedgerException {
-        return withLock(() -> {
+        return lockedUnlessPending(() -> {
             Snapshot s = parse(readDocument());
             return total(s, event).epsilon;
         });
@@ -238,6 +269,9 @@ public final class BudgetLedger {
     public List<Entry> chargeAll(List<Charge> plan) throws BudgetExceededException, LedgerException {
         if (plan.isEmpty()) {
             return List.of();
+        }
+        if (pending != null && !Files.exists(file)) {
+            check(plan); // a plan over the budget of a ledger not yet written is refused without touching the disk
         }
         try {
             return withLock(() -> {
@@ -382,6 +416,26 @@ public final class BudgetLedger {
     }
 
     private ObjectNode readDocument() throws LedgerException {
+        if (pending != null) {
+            if (!Files.exists(file)) {
+                return pending.deepCopy();
+            }
+            ObjectNode found = readFile();
+            Snapshot s = parse(found);
+            Snapshot want = parse(pending.deepCopy());
+            boolean budgetDiffers = s.budget().epsilon() != want.budget().epsilon() || s.budget().delta() != want.budget().delta();
+            if (!s.party().equals(want.party()) || s.relation() != want.relation() || (pendingBudgetFixed && budgetDiffers)) {
+                throw new LedgerException(file + ": ledger created meanwhile for party '" + s.party() + "' with budget (eps="
+                        + s.budget().epsilon() + ", delta=" + s.budget().delta() + ") under " + s.relation().id() + "; requested party '"
+                        + want.party() + "' (eps=" + want.budget().epsilon() + ", delta=" + want.budget().delta() + ") under "
+                        + want.relation().id());
+            }
+            return found;
+        }
+        return readFile();
+    }
+
+    private ObjectNode readFile() throws LedgerException {
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(file);
@@ -505,6 +559,14 @@ public final class BudgetLedger {
     @FunctionalInterface
     private interface Locked<T> {
         T run() throws LedgerException;
+    }
+
+    /** Under the lock, except for a lazily created ledger whose file does not exist yet (nothing to lock, nothing to read). */
+    private <T> T lockedUnlessPending(Locked<T> body) throws LedgerException {
+        if (pending != null && !Files.exists(file)) {
+            return body.run();
+        }
+        return withLock(body);
     }
 
     private <T> T withLock(Locked<T> body) throws LedgerException {
