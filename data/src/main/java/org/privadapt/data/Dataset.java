@@ -155,6 +155,25 @@ public final class Dataset {
                 provenance.withStep("columns selected: " + why + " (" + idx.length + " of " + dimension() + ")"), publicFacts);
     }
 
+    /** The features as {@code double[n][d]} (a copy), for code that works on arrays (scikit-learn's X). */
+    public double[][] featureRows() {
+        DenseMatrix x = features.toDense();
+        double[][] out = new double[x.rows()][];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = x.row(i);
+        }
+        return out;
+    }
+
+    /**
+     * The class labels as codes 0..K-1 in the order of {@link ClassLabels#names()} (scikit-learn's y).
+     *
+     * @throws DataException if the rows carry no class labels (none, real targets or multi-label)
+     */
+    public int[] classCodes() throws DataException {
+        return classLabels().codes().clone();
+    }
+
     /** Dense features (a copy only if they were sparse). */
     public DenseMatrix denseFeatures() {
         return features.toDense();

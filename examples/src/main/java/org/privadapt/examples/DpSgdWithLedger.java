@@ -23,7 +23,7 @@ public final class DpSgdWithLedger {
             x[i] = new double[] {Math.cos(2 * Math.PI * y[i] / 3) + 0.3 * r.nextGaussian(),
                 Math.sin(2 * Math.PI * y[i] / 3) + 0.3 * r.nextGaussian()};
         }
-        PrivateClassifier clf = PrivateClassifier.builder()
+        PrivateClassifier clf = PrivateClassifier.builder().learner("dp-sgd")
                 .epsilon(1.0).delta(1e-5).epochs(5).batch(250).clip(1.0)
                 .sizeIsPublic().classes(3)               // n and the class count are public in this example
                 .ledger(ledger, 3.0).party("hospital")   // the party's total budget: 3

@@ -22,7 +22,7 @@ import org.privadapt.privacy.noise.NoiseSource;
  * {@code PrivacyEngine.make_private_with_epsilon}: say how much privacy you may spend and how to train; the noise is
  * calibrated so that the whole fit stays within it, the cost is charged to the party's ledger (if any) <b>before</b>
  * any noise is drawn, and {@link #spentEpsilon()} says what was spent, certified by the accountant. The learner is
- * DP-SGD unless {@link Builder#learner(String)} picks another (docs/privacy/private-learners.md); what follows about
+ * chosen by the same rule as the CLI's {@code learner=auto} unless {@link Builder#learner(String)} picks one (docs/privacy/private-learners.md); what follows about
  * n and batches concerns the gradient learners (dp-sgd, dp-gd).
  *
  * <pre>{@code
@@ -150,7 +150,7 @@ public final class PrivateClassifier {
         return plan.gradient() == null ? 0 : plan.gradient().config().steps();
     }
 
-    /** The learner that was fitted (dp-sgd unless {@link Builder#learner(String)} said otherwise). */
+    /** The learner that was fitted (what auto resolved to, or what {@link Builder#learner(String)} said). */
     public String learner() {
         requireFitted();
         return plan.kind().label();
@@ -198,7 +198,7 @@ public final class PrivateClassifier {
         private double ledgerBudget = Double.NaN;
         private String party = "trainer";
         private Long seed;
-        private String learner = "dp-sgd";
+        private String learner = "auto";
         private double rowBound = Double.NaN;
         private double lambda = Double.NaN;
 
@@ -206,8 +206,9 @@ public final class PrivateClassifier {
         }
 
         /**
-         * The learner (docs/privacy/private-learners.md): dp-sgd (default), dp-gd, ncm, lda, output-perturbation,
-         * objective-perturbation, or auto (the rule on epsilon and whether n is public; with hidden layers, dp-sgd).
+         * The learner (docs/privacy/private-learners.md): auto (the default, the same rule as the CLI's learner=auto: on
+         * epsilon and whether n is public; with hidden layers, dp-sgd), dp-sgd, dp-gd, ncm, lda, output-perturbation or
+         * objective-perturbation.
          * ncm, lda, output- and objective-perturbation do not reveal n, so they need no {@link #sizeIsPublic()}, and give
          * linear models.
          */

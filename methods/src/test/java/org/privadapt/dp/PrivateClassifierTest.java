@@ -32,7 +32,7 @@ class PrivateClassifierTest {
     @Test
     void spendsAtMostItsEpsilonChargesTheLedgerFirstAndLearns() throws Exception {
         Path ledger = dir.resolve("l.json");
-        PrivateClassifier clf = PrivateClassifier.builder().epsilon(1).delta(1e-5).epochs(5).batch(100).sizeIsPublic()
+        PrivateClassifier clf = PrivateClassifier.builder().learner("dp-sgd").epsilon(1).delta(1e-5).epochs(5).batch(100).sizeIsPublic()
                 .ledger(ledger, 1.2).party("source").seed(3).build().fit(x, y);
         assertThat(clf.spentEpsilon()).isPositive().isLessThanOrEqualTo(1.0 + 1e-9);
         assertThat(clf.isPrivate()).isFalse(); // seeded
@@ -44,7 +44,7 @@ class PrivateClassifierTest {
         assertThat(s.epsilonSpent()).isCloseTo(clf.spentEpsilon(), org.assertj.core.api.Assertions.within(1e-9));
         // a second fit would exceed the ledger's 1.2 (two runs at 1 compose to more): refused before anything is drawn, the ledger unchanged
         byte[] before = Files.readAllBytes(ledger);
-        PrivateClassifier again = PrivateClassifier.builder().epsilon(1).epochs(5).batch(100).sizeIsPublic()
+        PrivateClassifier again = PrivateClassifier.builder().learner("dp-sgd").epsilon(1).epochs(5).batch(100).sizeIsPublic()
                 .ledger(ledger, 1.2).party("source").build();
         assertThatThrownBy(() -> again.fit(x, y)).isInstanceOf(BudgetExceededException.class);
         assertThat(Files.readAllBytes(ledger)).isEqualTo(before);
@@ -53,14 +53,14 @@ class PrivateClassifierTest {
 
     @Test
     void nMustBeDeclaredPublicUnderAddRemove() {
-        PrivateClassifier clf = PrivateClassifier.builder().epsilon(1).build();
+        PrivateClassifier clf = PrivateClassifier.builder().learner("dp-sgd").epsilon(1).build();
         assertThatThrownBy(() -> clf.fit(x, y)).isInstanceOf(IllegalStateException.class).hasMessageContaining("reveals n");
         assertThatThrownBy(() -> PrivateClassifier.builder().build()).hasMessageContaining("epsilon");
     }
 
     @Test
     void replaceOneNeedsNoDeclarationAndSecureNoiseIsPrivate() throws Exception {
-        PrivateClassifier clf = PrivateClassifier.builder().epsilon(2).epochs(3).batch(200).replaceOne().build().fit(x, y);
+        PrivateClassifier clf = PrivateClassifier.builder().learner("dp-sgd").epsilon(2).epochs(3).batch(200).replaceOne().build().fit(x, y);
         assertThat(clf.isPrivate()).isTrue();
         assertThat(clf.spentEpsilon()).isLessThanOrEqualTo(2.0 + 1e-9);
     }
@@ -91,6 +91,22 @@ class PrivateClassifierTest {
         Path refusedLedger = dir.resolve("refused.json");
         assertThatThrownBy(() -> PrivateClassifier.builder().learner("ncm").hidden(8).epsilon(2).ledger(refusedLedger, 5).build()
                 .fit(x, y)).hasMessageContaining("hidden layers");
-        assertThat(!java.nio.file.Files.exists(refusedLedger) || BudgetLedger.open(refusedLedger).read().entries().isEmpty()).isTrue();
+        assertThat(java.nio.file.Files.exists(refusedLedger)).isFalse(); // a new ledger is written by its first charge only
+    }
+
+    @Test
+    void theDefaultLearnerIsTheCliRuleAuto() throws Exception {
+        // issue 33: one default policy for the API and the CLI (learner=auto): the same learner for the same public facts
+        for (double eps : new double[] {1, 2, 8}) {
+            for (boolean sizePublic : new boolean[] {false, true}) {
+                PrivateClassifier.Builder b = PrivateClassifier.builder().epsilon(eps).epochs(1).seed(7);
+                if (sizePublic) {
+                    b.sizeIsPublic();
+                }
+                String expected = org.privadapt.methods.core.PrivateLearners.kind(
+                        org.privadapt.methods.core.MethodConfig.defaults().withParam("learner", "auto"), x[0].length, 2, eps, sizePublic).label();
+                assertThat(b.build().fit(x, y).learner()).as("eps %s, n public %s", eps, sizePublic).isEqualTo(expected);
+            }
+        }
     }
 }

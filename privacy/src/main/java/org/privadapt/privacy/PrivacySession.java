@@ -34,6 +34,99 @@ public final class PrivacySession {
         this.ledger = ledger;
     }
 
+    /**
+     * A builder: {@code PrivacySession.builder("source").epsilon(2).delta(1e-5).build()} spends at most (2, 1e-5) in
+     * this run, under add/remove-one, with secure noise and no ledger unless {@link Builder#relation},
+     * {@link Builder#seededNoise} (NOT PRIVATE) or {@link Builder#ledger} say otherwise.
+     */
+    public static Builder builder(String party) {
+        return new Builder(party);
+    }
+
+    /** Builds a {@link PrivacySession}; epsilon and delta are required. */
+    public static final class Builder {
+        private final String party;
+        private Double epsilon;
+        private Double delta;
+        private NeighbouringRelation relation = NeighbouringRelation.ADD_OR_REMOVE_ONE;
+        private NoiseSource noise;
+        private java.nio.file.Path ledgerFile;
+        private Double ledgerBudget;
+        private BudgetLedger ledger;
+
+        private Builder(String party) {
+            if (party == null || party.isBlank()) {
+                throw new IllegalArgumentException("a session needs a party name");
+            }
+            this.party = party;
+        }
+
+        /** What this run may spend (required). */
+        public Builder epsilon(double e) {
+            this.epsilon = e;
+            return this;
+        }
+
+        /** The run's delta (required). */
+        public Builder delta(double d) {
+            this.delta = d;
+            return this;
+        }
+
+        /** The neighbouring relation (default add/remove one). */
+        public Builder relation(NeighbouringRelation r) {
+            this.relation = java.util.Objects.requireNonNull(r, "relation");
+            return this;
+        }
+
+        /** Noise from a seed, for experiments: NOT PRIVATE (default: secure noise). */
+        public Builder seededNoise(long seed) {
+            this.noise = NoiseSource.seeded(seed);
+            return this;
+        }
+
+        /** The noise source (default {@link NoiseSource#secure()}). */
+        public Builder noise(NoiseSource n) {
+            this.noise = java.util.Objects.requireNonNull(n, "noise");
+            return this;
+        }
+
+        /**
+         * The party's persistent ledger at {@code file}: an existing one keeps its budget (which must then hold this
+         * run's charges), a new one is created with total epsilon {@code totalEpsilon} at this run's delta when it is
+         * first charged.
+         */
+        public Builder ledger(java.nio.file.Path file, double totalEpsilon) {
+            this.ledgerFile = java.util.Objects.requireNonNull(file, "ledger file");
+            this.ledgerBudget = totalEpsilon;
+            this.ledger = null;
+            return this;
+        }
+
+        /** An open ledger. */
+        public Builder ledger(BudgetLedger l) {
+            this.ledger = java.util.Objects.requireNonNull(l, "ledger");
+            this.ledgerFile = null;
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException if epsilon or delta is missing or out of range
+         * @throws BudgetLedger.LedgerException if the ledger exists for another party or relation, or is invalid
+         */
+        public PrivacySession build() throws BudgetLedger.LedgerException {
+            if (epsilon == null || delta == null) {
+                throw new IllegalArgumentException("a session needs epsilon and delta (builder.epsilon(e).delta(d))");
+            }
+            PrivacyBudget b = new PrivacyBudget(epsilon, delta);
+            BudgetLedger l = ledger;
+            if (ledgerFile != null) {
+                l = BudgetLedger.openOrCreateLazily(ledgerFile, party, new PrivacyBudget(ledgerBudget, delta), relation, false);
+            }
+            return new PrivacySession(party, b, relation, noise == null ? NoiseSource.secure() : noise, l);
+        }
+    }
+
     public String party() {
         return party;
     }
