@@ -41,6 +41,11 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 
+    /** An error message on one line (issue 33: every refusal is one line). */
+    static String oneLine(String m) {
+        return m == null ? "" : m.strip().replaceAll("\\s*\\R\\s*", " ");
+    }
+
     /** Runs the command line with the given streams and returns the exit code (used by tests). */
     public static int execute(String[] args, PrintWriter out, PrintWriter err) {
         CommandLine cl = new CommandLine(new Main());
@@ -51,31 +56,31 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
             Throwable e = ex;
             PrintWriter w = commandLine.getErr();
             if (e instanceof DataException) {
-                w.println("privadapt: data error: " + e.getMessage());
+                w.println("privadapt: data error: " + oneLine(e.getMessage()));
                 return ExitCodes.DATA;
             }
             if (e instanceof BudgetExceededException) {
-                w.println("privadapt: privacy budget refused: " + e.getMessage());
+                w.println("privadapt: privacy budget refused: " + oneLine(e.getMessage()));
                 return ExitCodes.BUDGET;
             }
             if (e instanceof org.privadapt.methods.artifacts.ArtifactException) {
-                w.println("privadapt: invalid artifact: " + e.getMessage());
+                w.println("privadapt: invalid artifact: " + oneLine(e.getMessage()));
                 return ExitCodes.ARTIFACT;
             }
             if (e instanceof org.privadapt.privacy.ledger.BudgetLedger.LedgerException) {
-                w.println("privadapt: invalid ledger: " + e.getMessage());
+                w.println("privadapt: invalid ledger: " + oneLine(e.getMessage()));
                 return ExitCodes.ARTIFACT;
             }
             if (e instanceof org.privadapt.models.dp.NonFiniteGradientException) {
-                w.println("privadapt: training failed: " + e.getMessage());
+                w.println("privadapt: training failed: " + oneLine(e.getMessage()));
                 return ExitCodes.USAGE;
             }
             if (e instanceof org.privadapt.cli.engine.EngineUnavailableException) {
-                w.println("privadapt: " + e.getMessage());
+                w.println("privadapt: " + oneLine(e.getMessage()));
                 return ExitCodes.ENGINE;
             }
             if (e instanceof UsageException || e instanceof CommandLine.ParameterException) {
-                w.println("privadapt: " + e.getMessage());
+                w.println("privadapt: " + oneLine(e.getMessage()));
                 return ExitCodes.USAGE;
             }
             w.println("privadapt: internal error: " + e);
@@ -83,11 +88,15 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
             return ExitCodes.INTERNAL;
         });
         cl.setParameterExceptionHandler((ex, a) -> {
+            // one line (issue 33): the error, any suggestion, and where the usage is
             CommandLine c = ex.getCommandLine();
-            c.getErr().println("privadapt: " + ex.getMessage());
-            if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, c.getErr())) {
-                c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for usage.");
+            String hint = "";
+            if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+                hint = " (did you mean " + String.join(" or ", u.getSuggestions().stream().limit(3).toList()) + "?)";
             }
+            String msg = ex.getMessage() == null ? "invalid arguments" : ex.getMessage().strip().replace(System.lineSeparator(), " ")
+                    .replace("\n", " ");
+            c.getErr().println("privadapt: " + msg + hint + "; see '" + c.getCommandSpec().qualifiedName() + " --help'");
             return ExitCodes.USAGE;
         });
         int code = cl.execute(args);

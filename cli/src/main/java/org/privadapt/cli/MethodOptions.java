@@ -81,6 +81,9 @@ public final class MethodOptions {
         if (!(l2 >= 0)) {
             throw new UsageException("--l2 must be >= 0, got " + l2);
         }
+        if (!"lr".equals(classifier) && !"dnn".equals(classifier)) {
+            throw new UsageException("--classifier must be lr or dnn, got '" + classifier + "'");
+        }
         Map<String, String> p = new LinkedHashMap<>(params);
         p.putAll(extra);
         return new MethodConfig(classifier, l2, 1L, p);

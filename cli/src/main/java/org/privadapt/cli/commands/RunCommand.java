@@ -120,10 +120,6 @@ public final class RunCommand implements Callable<Integer> {
             throw new UsageException(m.name() + ": " + e.getMessage(), e);
         }
         Runs.requireMultiLabelSupport(m, task, config);
-        if (preDefault != null && !output.json) {
-            spec.commandLine().getErr().println("privadapt: preprocessing " + preDefault.spec() + " (default for "
-                    + preDefault.reason() + "; --preprocess to change)");
-        }
         if (m.isPrivate()) {
             for (String party : m.protectedParties()) {
                 DeltaPolicy.check(party, privacy.delta(), "source".equals(party) ? task.source().size() : task.target().size(),
@@ -162,6 +158,10 @@ public final class RunCommand implements Callable<Integer> {
         unspent.forEach(n -> warnings.add("budget left unspent: " + n));
         if (result.warnings() != null) {
             warnings.addAll(result.warnings()); // degenerate predictions: read without labels
+        }
+        if (preDefault != null && !output.json) { // said once the run succeeded: before, it made a refusal two lines
+            spec.commandLine().getErr().println("privadapt: preprocessing " + preDefault.spec() + " (default for "
+                    + preDefault.reason() + "; --preprocess to change)");
         }
         for (String w : result.warnings() == null ? List.<String>of() : result.warnings()) {
             spec.commandLine().getErr().println("privadapt: warning: " + w);

@@ -139,10 +139,6 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
                 preDefault = org.privadapt.data.preprocess.DefaultPreprocessing.forPrivate(raw.dimension());
             }
             String pre = Runs.preprocessing(preprocess != null ? preprocess : preDefault.spec()).spec();
-            if (preDefault != null && !json) {
-                spec.commandLine().getErr().println("privadapt: preprocessing " + preDefault.spec() + " (default for "
-                        + preDefault.reason() + "; --preprocess to change)");
-            }
             PrimaConfig cfg = config(m, pre);
             Dataset target = (raw != null ? Runs.preprocessing(pre).fitAndApply(raw) : prepare(data, dataRef, DataSpecs.Role.TARGET, pre, "target"))
                     .withoutLabels().withPublicFacts(party.declared());
@@ -151,7 +147,19 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             TargetRelease r = Prima.release(target, cfg, pre, m.name(), 1L, runId(party), session);
             r.toArtifact().write(out);
             report(m, r, session, target.size(), target.dimension());
+            announceDefault(preDefault);
             return ExitCodes.OK;
+        }
+
+        /**
+         * The default preprocessing, said once the release is written (on standard error, beside the summary): said
+         * before, it made a refusal two lines (issue 33).
+         */
+        private void announceDefault(org.privadapt.data.preprocess.DefaultPreprocessing.Choice preDefault) {
+            if (preDefault != null && !json) {
+                spec.commandLine().getErr().println("privadapt: preprocessing " + preDefault.spec() + " (default for "
+                        + preDefault.reason() + "; --preprocess to change)");
+            }
         }
 
         /** The command's summary on standard output (the same for both engines). */
@@ -196,10 +204,6 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
                         + "'s private rows outside the privacy accounting; use row-local steps (l1, l2, clip=B, scale=K, minmax=LO:HI, none)");
             }
             String pre = steps.spec();
-            if (preDefault != null && !json) {
-                spec.commandLine().getErr().println("privadapt: preprocessing " + preDefault.spec() + " (default for "
-                        + preDefault.reason() + "; --preprocess to change)");
-            }
             PrimaConfig cfg = config(m, pre);
             try (RowEngine.PartyRows rows = eng.open(new RowEngine.Request(dataSpec, engine.featureColumns(), null, pre, engine.master()))) {
                 org.privadapt.cli.DeltaPolicy.check("target", party.delta(), (int) Math.min(Integer.MAX_VALUE, rows.size()),
@@ -209,6 +213,7 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
                 r.toArtifact().write(out);
                 report(m, r, session, rows.size(), rows.dimension());
             }
+            announceDefault(preDefault);
             return ExitCodes.OK;
         }
 

@@ -130,6 +130,10 @@ public final class BudgetLedger {
     public static BudgetLedger openOrCreate(Path file, String party, PrivacyBudget budget, NeighbouringRelation relation)
             throws LedgerException {
         BudgetLedger l = new BudgetLedger(file);
+        if (Files.exists(l.file)) {
+            l.requireHeader(party, budget, relation);
+            return l;
+        }
         l.withLock(() -> {
             if (!Files.exists(l.file)) {
                 ObjectNode doc = header(party, budget, relation);
@@ -149,6 +153,18 @@ public final class BudgetLedger {
             return null;
         });
         return l;
+    }
+
+    /** Checks an existing ledger's party, budget and relation (a read: no lock file is created when there is none). */
+    private void requireHeader(String party, PrivacyBudget budget, NeighbouringRelation relation) throws LedgerException {
+        Snapshot s = read();
+        if (!s.party().equals(party) || s.budget().epsilon() != budget.epsilon()
+                || s.budget().delta() != budget.delta() || s.relation() != relation) {
+            throw new LedgerException(file + ": ledger exists for party '" + s.party() + "' with budget (eps="
+                    + s.budget().epsilon() + ", delta=" + s.budget().delta() + ") under " + s.relation().id()
+                    + "; requested party '" + party + "' (eps=" + budget.epsilon() + ", delta=" + budget.delta()
+                    + ") under " + relation.id() + "; a budget is fixed when its ledger is created");
+        }
     }
 
     /**
@@ -561,9 +577,17 @@ public final class BudgetLedger {
         T run() throws LedgerException;
     }
 
-    /** Under the lock, except for a lazily created ledger whose file does not exist yet (nothing to lock, nothing to read). */
+    /**
+     * For reads: under the lock when its lock file exists; otherwise without it, creating nothing (a refused run must
+     * leave the disk as it was, issue 33). A read without the lock is still consistent: writers replace the ledger by
+     * an atomic rename, so a reader sees the old file or the new one, never a torn one; and the charge that may follow
+     * re-reads under the lock.
+     */
     private <T> T lockedUnlessPending(Locked<T> body) throws LedgerException {
         if (pending != null && !Files.exists(file)) {
+            return body.run();
+        }
+        if (!Files.exists(file.resolveSibling(file.getFileName() + ".lock"))) {
             return body.run();
         }
         return withLock(body);
