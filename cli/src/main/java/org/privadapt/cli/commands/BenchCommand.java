@@ -58,7 +58,9 @@ public final class BenchCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SUITE",
             description = "A suite name (see 'privadapt datasets'), or 'linalg' (linear-algebra backends), 'accounting' "
                     + "(accountant speed), 'noise' (noise samplers' throughput) or 'dpsgd' (a DP-SGD epoch vs a non-private one), "
-                    + "'dpot-wasserstein' (paper 002 Fig. 2: DPOT's Wasserstein error against sigma/w), 'sinkhorn' (OT solver speed).")
+                    + "'dpot-wasserstein' (paper 002 Fig. 2: DPOT's Wasserstein error against sigma/w), 'sinkhorn' (OT solver speed), "
+                    + "'scale' (target moments and ncm on 10^5..10^7 synthetic rows: load-everything, streaming, Spark local[2]; "
+                    + "rows/s and peak memory, docs/spark.md).")
     String suiteName;
 
     @Option(names = "--methods", split = ",", paramLabel = "NAME", defaultValue = "source-only,coral",
@@ -91,7 +93,17 @@ public final class BenchCommand implements Callable<Integer> {
             description = "dpot-wasserstein only: random pairs of 128-row batches per noise ratio (default: ${DEFAULT-VALUE}).")
     int minibatches;
 
-    @Option(names = "--quick", description = "linalg and sinkhorn: small sizes, one repetition (a smoke test of a minute, not a "
+    @Option(names = "--sizes", split = ",", paramLabel = "NxD",
+            description = "scale only: the cells to run, e.g. 1e6x256,1e7x100 (default: n in 1e5, 1e6, 1e7 x d in 64, 256, 1024; a "
+                    + "cell whose CSV would not fit in the temporary directory is listed as not run).")
+    List<String> sizes;
+
+    @Option(names = "--engines", split = ",", paramLabel = "NAME",
+            description = "scale only: load, stream, spark (default: all three; spark runs when Spark and the spark-cli engine are on "
+                    + "the classpath).")
+    List<String> engines;
+
+    @Option(names = "--quick", description = "linalg, sinkhorn and scale: small sizes, one repetition (a smoke test of a minute, not a "
             + "measurement; the full runs take over 10 minutes and print a line per finished row on standard error).")
     boolean quick;
 
@@ -145,6 +157,9 @@ public final class BenchCommand implements Callable<Integer> {
                     spec.commandLine().getParseResult().hasMatchedOption("--runs") ? methodOptions.runs : 20, // explicit --runs 1 honoured
                     minibatches, regParam(), plot, privacy.seeded() ? privacy.seedValue() : null);
         }
+        if ("scale".equals(suiteName)) {
+            return new ScaleBench(quick, sizes, engines, spec.commandLine().getOut(), spec.commandLine().getErr(), output).run();
+        }
         if ("sinkhorn".equals(suiteName)) {
             return new DpotBench(data.registry(), spec.commandLine().getOut(), output).sinkhorn(quick);
         }
@@ -162,7 +177,7 @@ public final class BenchCommand implements Callable<Integer> {
             // a name that is not one of the choices is a usage error (exit 2), as an unknown method is
             throw new UsageException("unknown suite '" + suiteName + "'; suites: " + String.join(", ",
                     reg.suites().stream().map(Suite::name).toList()) + "; or linalg, accounting, noise, dpsgd, "
-                    + "dpot-wasserstein, sinkhorn");
+                    + "dpot-wasserstein, sinkhorn, scale");
         }
         Suite suite = reg.suite(suiteName);
         List<AdaptationMethod> ms = new ArrayList<>();

@@ -132,6 +132,9 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             if (engine.spark()) {
                 return releaseOnSpark(m);
             }
+            if (engine.stream()) {
+                return releaseStreamed(m);
+            }
             org.privadapt.data.preprocess.DefaultPreprocessing.Choice preDefault = null;
             Dataset raw = null;
             if (preprocess == null) { // one policy with run: the default for private methods, from the public dimension
@@ -214,6 +217,63 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
                 report(m, r, session, rows.size(), rows.dimension());
             }
             announceDefault(preDefault);
+            return ExitCodes.OK;
+        }
+
+        /**
+         * {@code --engine stream}: the same release from a file read in blocks ({@link org.privadapt.data.io.RowChunks},
+         * {@link org.privadapt.methods.stream.StreamedMoments}): the same default preprocessing (from the header's number of
+         * features), the same checks of every row with the same messages, all before the charge (a first pass over the
+         * whole file, which also sums the moments the release asks for first), the same plan, charge, noise, ledger and
+         * artifact. Memory is one block and the moments, not the rows.
+         */
+        private Integer releaseStreamed(PrimaMethod m) throws Exception {
+            String ref = dataRef.startsWith("csv:") ? dataRef.substring("csv:".length()) : dataRef;
+            if (dataRef.startsWith("parquet:") || dataRef.startsWith("table:")) {
+                throw new UsageException("--data " + dataRef + ": Parquet files and Spark tables are read with --engine spark "
+                        + "(with --feature-columns; docs/spark.md)");
+            }
+            java.nio.file.Path file = java.nio.file.Path.of(ref);
+            if (!java.nio.file.Files.exists(file) && data.registry().isRef(ref)) {
+                throw new UsageException("--data " + dataRef + ": --engine stream reads a file (CSV, TSV or whitespace text); a "
+                        + "benchmark reference is loaded whole (--engine inprocess)");
+            }
+            org.privadapt.data.io.DataFiles.Options options = data.fileOptions(DataSpecs.Role.TARGET, true);
+            org.privadapt.data.io.RowChunks rows;
+            try {
+                rows = org.privadapt.data.io.RowChunks.open(file, file.getFileName() == null ? ref : file.getFileName().toString(), options);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--engine stream: " + e.getMessage(), e);
+            }
+            org.privadapt.data.preprocess.DefaultPreprocessing.Choice preDefault = preprocess == null
+                    ? org.privadapt.data.preprocess.DefaultPreprocessing.forPrivate(rows.dimension()) : null;
+            Preprocessing steps = Runs.preprocessing(preprocess != null ? preprocess : preDefault.spec());
+            if (!steps.dataDependentSteps().isEmpty()) {
+                throw new UsageException("preprocessing step(s) " + steps.dataDependentSteps() + " would be fitted on the target"
+                        + "'s private rows outside the privacy accounting; use row-local steps (l1, l2, clip=B, scale=K, minmax=LO:HI, none)");
+            }
+            String pre = steps.spec();
+            if (preDefault != null && !json) {
+                spec.commandLine().getErr().println("privadapt: preprocessing " + preDefault.spec() + " (default for "
+                        + preDefault.reason() + "; --preprocess to change)");
+            }
+            PrimaConfig cfg = config(m, pre);
+            org.privadapt.methods.stream.StreamedMoments source = new org.privadapt.methods.stream.StreamedMoments(rows, steps,
+                    engine.chunkRows(), cfg);
+            // the first pass: every row checked (the loader's refusals, exit 3) and the first moments summed, before the charge
+            org.privadapt.data.io.RowChunks.Summary summary = source.prepare(1L);
+            org.privadapt.cli.DeltaPolicy.check("target", party.delta(), (int) Math.min(Integer.MAX_VALUE, summary.rows()),
+                    party.allowLargeDelta, spec.commandLine().getErr());
+            PrivacySession session = party.session("target");
+            Prima.NoisyMoments noisy;
+            try {
+                noisy = Prima.noisyMoments(source, cfg, m.name(), 1L, session);
+            } catch (org.privadapt.methods.stream.StreamedMoments.StreamException e) {
+                throw e.data(); // forward selection's second pass found the file changed: charged, nothing written
+            }
+            TargetRelease r = Prima.release(noisy, cfg, pre, m.name(), runId(party), session);
+            r.toArtifact().write(out);
+            report(m, r, session, summary.rows(), rows.dimension());
             return ExitCodes.OK;
         }
 

@@ -18,11 +18,21 @@ public final class EngineOptions {
     /** The jar that carries the Spark engine, built by {@code ./mvnw -pl spark-cli -am package}. */
     public static final String SPARK_JAR = "spark-cli/target/privadapt-spark.jar";
 
-    @Option(names = "--engine", paramLabel = "inprocess|spark", defaultValue = "inprocess",
-            description = "Where the release is computed: inprocess (this JVM reads the rows; default) or spark (the rows stay in "
-                    + "Parquet/CSV/a table, the statistic is one Spark aggregate, the noise, the charge and the ledger stay in "
-                    + "this JVM, the driver; run with spark-submit and " + SPARK_JAR + ", docs/spark.md).")
+    @Option(names = "--engine", paramLabel = "inprocess|stream|spark", defaultValue = "inprocess",
+            description = "Where the release is computed: inprocess (this JVM loads the rows; default), stream (this JVM reads a "
+                    + "CSV/TSV/text file in blocks of --chunk-rows rows: memory O(d^2 + block), not O(n d); the same artifact "
+                    + "and ledger) or spark (the rows stay in Parquet/CSV/a table, the statistic is one Spark aggregate, the "
+                    + "noise, the charge and the ledger stay in this JVM, the driver; run with spark-submit and " + SPARK_JAR
+                    + ", docs/spark.md).")
     String engine;
+
+    /** The default block of {@code --engine stream}. */
+    public static final int DEFAULT_CHUNK_ROWS = 4096;
+
+    @Option(names = "--chunk-rows", paramLabel = "N",
+            description = "--engine stream: rows per block (default " + DEFAULT_CHUNK_ROWS + "); the result does not depend on it "
+                    + "beyond rounding, memory does.")
+    Integer chunkRows;
 
     @Option(names = "--spark-master", paramLabel = "URL",
             description = "--engine spark: the Spark master (local[2], yarn, k8s://...; default: what spark-submit set, else local[*]).")
@@ -36,11 +46,21 @@ public final class EngineOptions {
     public boolean spark() {
         switch (engine) {
             case "inprocess":
+            case "stream":
                 if (master != null || !featureColumns.isEmpty()) {
                     throw new UsageException((master != null ? "--spark-master" : "--feature-columns") + " applies with --engine spark only");
                 }
+                if (chunkRows != null && engine.equals("inprocess")) {
+                    throw new UsageException("--chunk-rows applies with --engine stream only");
+                }
+                if (chunkRows != null && chunkRows < 1) {
+                    throw new UsageException("--chunk-rows must be at least 1, got " + chunkRows);
+                }
                 return false;
             case "spark":
+                if (chunkRows != null) {
+                    throw new UsageException("--chunk-rows applies with --engine stream only");
+                }
                 if (featureColumns.isEmpty()) {
                     throw new UsageException("--engine spark: name the feature columns (--feature-columns a,b,c)");
                 }
@@ -49,8 +69,18 @@ public final class EngineOptions {
                 }
                 return true;
             default:
-                throw new UsageException("--engine must be inprocess or spark, got '" + engine + "'");
+                throw new UsageException("--engine must be inprocess, stream or spark, got '" + engine + "'");
         }
+    }
+
+    /** True for {@code --engine stream} (after the checks of {@link #spark()}). */
+    public boolean stream() {
+        return !spark() && engine.equals("stream");
+    }
+
+    /** The rows per block of {@code --engine stream}. */
+    public int chunkRows() {
+        return chunkRows == null ? DEFAULT_CHUNK_ROWS : chunkRows;
     }
 
     public String master() {
@@ -61,8 +91,15 @@ public final class EngineOptions {
         return featureColumns;
     }
 
-    /** Refuses {@code --engine spark} on a command that has no Spark path yet (a usage error naming the ones that do). */
+    /**
+     * Refuses {@code --engine spark} and {@code --engine stream} on a command that has no such path yet (a usage error
+     * naming the one that does).
+     */
     public void refuseSpark(String command) {
+        if (stream()) {
+            throw new UsageException(command + " has no --engine stream path yet; --engine stream is taken by 'target release' "
+                    + "(prima, prisa and the PRIMA ablations) only (docs/spark.md)");
+        }
         if (spark()) {
             throw new UsageException(command + " has no --engine spark path yet; --engine spark is taken by 'target release' "
                     + "(prima, prisa and the PRIMA ablations) only (docs/spark.md)");
