@@ -253,10 +253,6 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
                         + "'s private rows outside the privacy accounting; use row-local steps (l1, l2, clip=B, scale=K, minmax=LO:HI, none)");
             }
             String pre = steps.spec();
-            if (preDefault != null && !json) {
-                spec.commandLine().getErr().println("privadapt: preprocessing " + preDefault.spec() + " (default for "
-                        + preDefault.reason() + "; --preprocess to change)");
-            }
             PrimaConfig cfg = config(m, pre);
             org.privadapt.methods.stream.StreamedMoments source = new org.privadapt.methods.stream.StreamedMoments(rows, steps,
                     engine.chunkRows(), cfg);
@@ -274,6 +270,7 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             TargetRelease r = Prima.release(noisy, cfg, pre, m.name(), runId(party), session);
             r.toArtifact().write(out);
             report(m, r, session, summary.rows(), rows.dimension());
+            announceDefault(preDefault);
             return ExitCodes.OK;
         }
 
