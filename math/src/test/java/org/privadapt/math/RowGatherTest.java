@@ -21,7 +21,8 @@ class RowGatherTest {
                     x.set(i, j, rng.nextGaussian());
                 }
             }
-            FeatureMatrix g = RowGather.of(x);
+            FeatureMatrix g = RowGather.of(x, 3.0 * n);
+            assertThat(RowGather.of(x, 2.0 * n)).isSameAs(x); // too few gathers to pay for the copy
             assertThat(g).isInstanceOf(RowGather.class);
             assertThat(g.toDense()).isSameAs(x);
             for (int b : new int[] {0, 1, 7, 8, 9, 33, 256}) {
@@ -44,8 +45,8 @@ class RowGatherTest {
     @Test
     void sparseAndSmallMatricesAreLeftAsTheyAre() {
         DenseMatrix small = DenseMatrix.zeros(10, 10);
-        assertThat(RowGather.of(small)).isSameAs(small);
+        assertThat(RowGather.of(small, 1e9)).isSameAs(small);
         CsrMatrix sparse = CsrMatrix.fromDense(DenseMatrix.zeros(1000, 100));
-        assertThat(RowGather.of(sparse)).isSameAs(sparse);
+        assertThat(RowGather.of(sparse, 1e9)).isSameAs(sparse);
     }
 }

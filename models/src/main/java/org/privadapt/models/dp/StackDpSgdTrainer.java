@@ -178,7 +178,7 @@ public final class StackDpSgdTrainer {
         double noiseStd = c.noiseMultiplier() * c.clipNorm();
         long used = 0;
         List<Double> losses = new ArrayList<>();
-        FeatureMatrix xb = org.privadapt.math.RowGather.of(x); // dense batches gathered from a row-major copy (issue 32)
+        FeatureMatrix xb = org.privadapt.math.RowGather.of(x, (double) c.iterations() * q * n); // row-major gathers (issue 32)
         for (long step = 0; step < c.iterations(); step++) {
             Step s = preNoiseStep(model, xb, y, q, c, rnd, step);
             used += s.batchSize();
@@ -214,7 +214,7 @@ public final class StackDpSgdTrainer {
         double[][] params = parameters(trainable);
         int n = x.rows();
         SplittableRandom rng = new SplittableRandom(c.shuffleSeed());
-        FeatureMatrix xb = org.privadapt.math.RowGather.of(x); // dense batches gathered from a row-major copy (issue 32)
+        FeatureMatrix xb = org.privadapt.math.RowGather.of(x, (double) c.iterations() * c.batch()); // row-major gathers (issue 32)
         int[] order = new int[n];
         for (int i = 0; i < n; i++) {
             order[i] = i;

@@ -19,7 +19,7 @@ public final class SgdTrainer {
     public static Network train(Network init, FeatureMatrix x, int[] labels, int epochs, int batchSize, String optimizer,
                                 double learningRate, String schedule, double weightDecay, long seed) {
         Network net = init.copy();
-        FeatureMatrix xb = org.privadapt.math.RowGather.of(x); // dense batches gathered from a row-major copy (issue 32)
+        FeatureMatrix xb = org.privadapt.math.RowGather.of(x, (double) epochs * x.rows()); // dense batches gathered from a row-major copy (issue 32)
         Optimizer opt = Optimizer.parse(optimizer);
         int n = x.rows();
         long stepsPerEpoch = (n + batchSize - 1) / batchSize;
