@@ -97,19 +97,27 @@ public final class GroupLassoOt {
         if (trace != null) {
             trace.add(fval);
         }
-        double[] w = new double[n * m];
+        // n x m arrays held across the iterations: the cost c (the caller's), the plan g, the linearised cost mi
+        // and the inner solve's plan gc, whose array the next inner solve reuses as its kernel (issue 32: no n x m
+        // allocation per iteration). The group gradient W = G / ||G(I_c, j)|| is never stored: it is the plan
+        // times one inverse norm per (class, column), recomputed with the same product where it is needed.
         double[] mi = new double[n * m];
-        double[] norms = new double[classes];
+        double[] inverseNorms = new double[classes * m];
         boolean stationary = false;
         int it = 0;
         for (int attempt = 0; attempt < outerIterations; attempt++) {
-            groupGradient(g, n, m, sourceLabels, norms, w);
-            for (int k = 0; k < mi.length; k++) {
-                mi[k] = c[k] + regGroup * w[k]; // +Infinity stays +Infinity (w = 0 there)
+            groupInverseNorms(g, n, m, sourceLabels, classes, inverseNorms);
+            for (int j = 0; j < m; j++) {
+                int off = j * n;
+                int on = j * classes;
+                for (int i = 0; i < n; i++) {
+                    double wk = g[off + i] * inverseNorms[on + sourceLabels[i]];
+                    mi[off + i] = c[off + i] + regGroup * wk; // +Infinity stays +Infinity (w = 0 there)
+                }
             }
             double[] gc = Sinkhorn.solve(a, b, new DenseMatrix(n, m, mi), regEntropic, inner, potentials)
                     .plan().data();
-            double slope = directionalDerivative(g, gc, c, w, regEntropic, regGroup);
+            double slope = directionalDerivative(g, gc, c, n, m, sourceLabels, classes, inverseNorms, regEntropic, regGroup);
             if (!(slope < 0)) {
                 stationary = true; // no descent direction: stationary up to the inner accuracy
                 break;
@@ -133,6 +141,7 @@ public final class GroupLassoOt {
             for (int k = 0; k < g.length; k++) {
                 g[k] = (1 - alpha) * g[k] + alpha * gc[k];
             }
+            potentials.kernel = gc; // free again: the next inner solve builds its kernel in it
             double previous = fval;
             fval = trial;
             if (trace != null) {
@@ -202,37 +211,44 @@ public final class GroupLassoOt {
         return linear + regE * entropy + regG * group;
     }
 
-    /** {@code w_ij = g_ij / ||g(I_c, j)||_2} (0 for a zero group), the gradient of the group term. */
-    private static void groupGradient(double[] g, int n, int m, int[] labels, double[] norms, double[] w) {
+    /**
+     * {@code inv[c + j K] = 1 / ||g(I_c, j)||_2} (0 for a zero group): the gradient of the group term is
+     * {@code w_ij = g_ij * inv[labels[i] + j K]}.
+     */
+    private static void groupInverseNorms(double[] g, int n, int m, int[] labels, int classes, double[] inv) {
+        java.util.Arrays.fill(inv, 0.0);
         for (int j = 0; j < m; j++) {
-            java.util.Arrays.fill(norms, 0.0);
             int off = j * n;
+            int on = j * classes;
             for (int i = 0; i < n; i++) {
                 double x = g[off + i];
-                norms[labels[i]] += x * x;
+                inv[on + labels[i]] += x * x;
             }
-            for (int k = 0; k < norms.length; k++) {
-                norms[k] = norms[k] > 0 ? 1.0 / Math.sqrt(norms[k]) : 0.0;
-            }
-            for (int i = 0; i < n; i++) {
-                w[off + i] = g[off + i] * norms[labels[i]];
+            for (int k = on; k < on + classes; k++) {
+                inv[k] = inv[k] > 0 ? 1.0 / Math.sqrt(inv[k]) : 0.0;
             }
         }
     }
 
     /** {@code <grad F(g), gc - g>} with grad F = C + regE log g + regG w; -Infinity if g = 0 where gc &gt; 0. */
-    private static double directionalDerivative(double[] g, double[] gc, double[] c, double[] w, double regE,
-                                                double regG) {
+    private static double directionalDerivative(double[] g, double[] gc, double[] c, int n, int m, int[] labels,
+                                                int classes, double[] inverseNorms, double regE, double regG) {
         double s = 0;
-        for (int k = 0; k < g.length; k++) {
-            double d = gc[k] - g[k];
-            if (d == 0) {
-                continue;
+        for (int j = 0; j < m; j++) {
+            int off = j * n;
+            int on = j * classes;
+            for (int i = 0; i < n; i++) {
+                int k = off + i;
+                double d = gc[k] - g[k];
+                if (d == 0) {
+                    continue;
+                }
+                if (g[k] == 0) {
+                    return Double.NEGATIVE_INFINITY; // d > 0 here: the entropy's slope at 0 is -Infinity
+                }
+                double wk = g[k] * inverseNorms[on + labels[i]];
+                s += d * (c[k] + regE * Math.log(g[k]) + regG * wk);
             }
-            if (g[k] == 0) {
-                return Double.NEGATIVE_INFINITY; // d > 0 here: the entropy's slope at 0 is -Infinity
-            }
-            s += d * (c[k] + regE * Math.log(g[k]) + regG * w[k]);
         }
         return s;
     }

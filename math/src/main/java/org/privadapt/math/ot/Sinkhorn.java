@@ -90,6 +90,12 @@ public final class Sinkhorn {
     static final class Potentials {
         double[] f;
         double[] g;
+        /**
+         * An n x m array the caller no longer needs (a previous solve's plan, say) that the next stabilised solve
+         * of the same reduced size may build its kernel in, and so return as its plan; taken (set to null) when
+         * used. Keeps repeated solves (GroupLassoOt) from allocating an n x m array each.
+         */
+        double[] kernel;
     }
 
     /**
@@ -147,7 +153,7 @@ public final class Sinkhorn {
             this.options = options;
             f = new double[n];
             g = new double[m];
-            k = new double[n * m];
+            k = takeKernel(warm, n * m);
             u = new double[n];
             v = new double[m];
             uNew = new double[n];
@@ -290,6 +296,16 @@ public final class Sinkhorn {
             Arrays.fill(v, 1.0);
             fresh = true;
         }
+    }
+
+    /** The caller's spare array of this length (its contents are overwritten), or a new one. */
+    private static double[] takeKernel(Potentials warm, int length) {
+        if (warm != null && warm.kernel != null && warm.kernel.length == length) {
+            double[] k = warm.kernel;
+            warm.kernel = null;
+            return k;
+        }
+        return new double[length];
     }
 
     /** Starting potentials: the warm ones (f, then g by an exact column step) or two c-transforms of zero. */

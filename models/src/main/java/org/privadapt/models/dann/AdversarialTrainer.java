@@ -96,6 +96,8 @@ public final class AdversarialTrainer {
             throw new IllegalArgumentException(xs.rows() + " source rows but " + ys.length + " labels");
         }
         AdversarialNetwork net = init.copy();
+        xs = org.privadapt.math.RowGather.of(xs, (double) c.iterations() * c.batch()); // row-major gathers (issue 32)
+        xt = org.privadapt.math.RowGather.of(xt, (double) c.iterations() * c.batch());
         boolean sourcePrivate = c.mode() == Mode.GDPDA;
         boolean targetPrivate = c.mode() == Mode.DPDA || c.mode() == Mode.GDPDA;
         double qs = Math.min(1.0, (double) c.batch() / xs.rows());

@@ -101,7 +101,8 @@ public final class DpSgdTrainer {
         if (labels.length != x.rows()) {
             throw new IllegalArgumentException(x.rows() + " rows but " + labels.length + " labels");
         }
-        return train(init, x.rows(), (net, batch, step) -> clippedSum(net, x, labels, batch, c.clipNorm(), c.maxPhysicalBatch(), step),
+        FeatureMatrix xb = org.privadapt.math.RowGather.of(x, (double) c.steps() * c.samplingRate() * x.rows()); // dense batches gathered from a row-major copy (issue 32)
+        return train(init, x.rows(), (net, batch, step) -> clippedSum(net, xb, labels, batch, c.clipNorm(), c.maxPhysicalBatch(), step),
                 c, rnd);
     }
 

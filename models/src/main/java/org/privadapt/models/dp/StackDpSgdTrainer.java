@@ -178,8 +178,9 @@ public final class StackDpSgdTrainer {
         double noiseStd = c.noiseMultiplier() * c.clipNorm();
         long used = 0;
         List<Double> losses = new ArrayList<>();
+        FeatureMatrix xb = org.privadapt.math.RowGather.of(x, (double) c.iterations() * q * n); // row-major gathers (issue 32)
         for (long step = 0; step < c.iterations(); step++) {
-            Step s = preNoiseStep(model, x, y, q, c, rnd, step);
+            Step s = preNoiseStep(model, xb, y, q, c, rnd, step);
             used += s.batchSize();
             double[][] g = s.sum();
             if (noiseStd > 0) {
@@ -213,6 +214,7 @@ public final class StackDpSgdTrainer {
         double[][] params = parameters(trainable);
         int n = x.rows();
         SplittableRandom rng = new SplittableRandom(c.shuffleSeed());
+        FeatureMatrix xb = org.privadapt.math.RowGather.of(x, (double) c.iterations() * c.batch()); // row-major gathers (issue 32)
         int[] order = new int[n];
         for (int i = 0; i < n; i++) {
             order[i] = i;
@@ -232,7 +234,7 @@ public final class StackDpSgdTrainer {
             }
             int[] idx = Arrays.copyOfRange(order, pos, Math.min(n, pos + c.batch()));
             pos += idx.length;
-            Step s = gradientSum(model, x, y, idx, Double.NaN, c.maxPhysicalBatch(), step);
+            Step s = gradientSum(model, xb, y, idx, Double.NaN, c.maxPhysicalBatch(), step);
             double[][] g = s.sum();
             for (double[] a : g) {
                 scale(a, 1.0 / idx.length);

@@ -299,6 +299,14 @@ public final class GaussianMixture {
      * component for full covariances, two products in all for diagonal ones.
      */
     public DenseMatrix componentLogDensities(FeatureMatrix z) {
+        return componentLogDensities(z, null);
+    }
+
+    /**
+     * {@link #componentLogDensities(FeatureMatrix)} with, for a diagonal mixture, {@code z o z} (the squared
+     * entries of {@code z}, n x d) given by a caller that evaluates many mixtures on the same rows (EM), or null.
+     */
+    DenseMatrix componentLogDensities(FeatureMatrix z, DenseMatrix zSquared) {
         if (z.cols() != d) {
             throw new IllegalArgumentException("rows have " + z.cols() + " coordinates, expected " + d);
         }
@@ -339,7 +347,7 @@ public final class GaussianMixture {
                     cst[c] += m * m * inv;
                 }
             }
-            DenseMatrix maha = LinAlg.multiply(x.map(v -> v * v), p);
+            DenseMatrix maha = LinAlg.multiply(zSquared != null ? zSquared : squares(x), p);
             maha.addScaledInPlace(1.0, LinAlg.multiply(x, q));
             double[] md = maha.data();
             for (int c = 0; c < k; c++) {
@@ -369,7 +377,12 @@ public final class GaussianMixture {
 
     /** Responsibilities and log densities from one pass (log domain, log-sum-exp over components). */
     Posterior posterior(FeatureMatrix z) {
-        DenseMatrix lp = componentLogDensities(z);
+        return posterior(z, null);
+    }
+
+    /** {@link #posterior(FeatureMatrix)} with {@code z o z} precomputed (or null), as {@link #componentLogDensities(FeatureMatrix, DenseMatrix)}. */
+    Posterior posterior(FeatureMatrix z, DenseMatrix zSquared) {
+        DenseMatrix lp = componentLogDensities(z, zSquared);
         int n = lp.rows();
         double[] a = lp.data();
         for (int c = 0; c < k; c++) {
@@ -431,6 +444,11 @@ public final class GaussianMixture {
             }
         }
         return out;
+    }
+
+    /** {@code x o x}: every entry squared (n x d). */
+    static DenseMatrix squares(DenseMatrix x) {
+        return x.map(v -> v * v);
     }
 
     private static double[] sqrt(double[] v) {

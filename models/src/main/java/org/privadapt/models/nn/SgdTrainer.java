@@ -19,6 +19,7 @@ public final class SgdTrainer {
     public static Network train(Network init, FeatureMatrix x, int[] labels, int epochs, int batchSize, String optimizer,
                                 double learningRate, String schedule, double weightDecay, long seed) {
         Network net = init.copy();
+        FeatureMatrix xb = org.privadapt.math.RowGather.of(x, (double) epochs * x.rows()); // dense batches gathered from a row-major copy (issue 32)
         Optimizer opt = Optimizer.parse(optimizer);
         int n = x.rows();
         long stepsPerEpoch = (n + batchSize - 1) / batchSize;
@@ -43,7 +44,7 @@ public final class SgdTrainer {
                 for (int k = 0; k < idx.length; k++) {
                     y[k] = labels[idx[k]];
                 }
-                Network.Forward f = net.forward(x.selectRows(idx));
+                Network.Forward f = net.forward(xb.selectRows(idx));
                 DenseMatrix[] d = Backprop.deltas(net, f, y);
                 Gradients g = Backprop.weightedSum(f, d, null);
                 g.scaleInPlace(1.0 / idx.length);
