@@ -5,10 +5,12 @@ package org.privadapt.math;
  * n terms is within about one rounding of the exact sum, whatever the order of the terms (the error bound of a plain
  * sum grows with n and depends on the order; this one is {@code 2u |S| + O(n u^2) sum |x_i|}). Used by the streaming
  * releases, which add one exact statistic per chunk of rows: a result then does not depend on the chunk size beyond
- * about one rounding. (The spark module keeps its own serialisable copy, {@code org.privadapt.spark.CompensatedSums},
- * with the same arithmetic.) Not thread-safe.
+ * about one rounding; and by the spark module's aggregates (serialisable, so a partition's accumulator travels to the
+ * driver). Not thread-safe.
  */
-public final class CompensatedSums {
+public final class CompensatedSums implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
     private final double[] sum;
     private final double[] comp;
 

@@ -1,5 +1,6 @@
 package org.privadapt.spark;
 
+import org.privadapt.math.CompensatedSums;
 import org.privadapt.math.DenseMatrix;
 import org.privadapt.math.LinAlg;
 import org.privadapt.methods.coral.Coral;

@@ -1,5 +1,6 @@
 package org.privadapt.spark;
 
+import org.privadapt.math.CompensatedSums;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package org.privadapt.spark;
 
+import org.privadapt.math.CompensatedSums;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package org.privadapt.spark;
 
+import org.privadapt.math.CompensatedSums;
 import org.privadapt.math.DenseMatrix;
 
 /** Upper triangles (diagonal included, column by column: (0,0), (0,1), (1,1), (0,2), ...) kept in compensated sums. */
