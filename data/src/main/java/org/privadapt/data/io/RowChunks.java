@@ -489,27 +489,7 @@ public final class RowChunks {
 
     /** {@link TextTable#columnIndex}, on the header alone. */
     private static int columnIndex(Path file, List<String> columns, String nameOrNumber) throws DataException {
-        int exact = columns.indexOf(nameOrNumber);
-        if (exact >= 0) {
-            return exact;
-        }
-        for (int j = 0; j < columns.size(); j++) {
-            if (columns.get(j).equalsIgnoreCase(nameOrNumber)) {
-                return j;
-            }
-        }
-        if (nameOrNumber.equals("last") && !columns.isEmpty()) {
-            return columns.size() - 1;
-        }
-        try {
-            int k = Integer.parseInt(nameOrNumber);
-            if (k >= 1 && k <= columns.size()) {
-                return k - 1;
-            }
-        } catch (NumberFormatException ignored) {
-            // not a number
-        }
-        throw new DataException(file, null, "no column '" + nameOrNumber + "'; columns are " + columns);
+        return TextTable.columnIndex(file, columns, nameOrNumber);
     }
 
     /**

@@ -245,6 +245,11 @@ public final class TextTable {
      * @throws DataException listing the columns when there is no such column
      */
     public int columnIndex(String nameOrNumber) throws DataException {
+        return columnIndex(file(), columns, nameOrNumber);
+    }
+
+    /** {@link #columnIndex(String)} on a header alone (the streaming reader's). */
+    static int columnIndex(Path file, List<String> columns, String nameOrNumber) throws DataException {
         int exact = columns.indexOf(nameOrNumber);
         if (exact >= 0) {
             return exact;
@@ -265,7 +270,7 @@ public final class TextTable {
         } catch (NumberFormatException ignored) {
             // not a number
         }
-        throw new DataException(file(), null, "no column '" + nameOrNumber + "'; columns are " + columns);
+        throw new DataException(file, null, "no column '" + nameOrNumber + "'; columns are " + columns);
     }
 
     /** The rows satisfying {@code keep}, with their line numbers. */

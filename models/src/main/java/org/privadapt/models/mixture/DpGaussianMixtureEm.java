@@ -248,20 +248,25 @@ public final class DpGaussianMixtureEm {
      */
     public static Result fit(FeatureMatrix rows, Config c, PrivacySession session, Observer observer)
             throws BudgetExceededException, BudgetLedger.LedgerException {
+        charge(session, c, rows.cols());
+        return fit(rows, c, new SessionRandomness(session.noise()), observer);
+    }
+
+    /** The plan's one charge (T + 1 releases composed exactly), under add/remove-one only; d is public. */
+    private static void charge(PrivacySession session, Config c, int d) throws BudgetExceededException, BudgetLedger.LedgerException {
         if (session.relation() != NeighbouringRelation.ADD_OR_REMOVE_ONE) {
             throw new IllegalArgumentException("DP-EM's sensitivities (1, R, R^2) hold under add/remove-one; the session uses "
                     + session.relation().description());
         }
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("K", c.k());
-        params.put("d", rows.cols());
+        params.put("d", d);
         params.put("covariance", c.covarianceType().name());
         params.put("R", c.clipNorm());
         params.put("T", c.iterations());
         params.put("sigma", c.noiseMultiplier());
         session.charge("dp-em gmm", "Gaussian on per-component (count, sum, second moment) with sensitivities (1, R, R^2), "
                 + "T + 1 releases composed exactly (one Gaussian, multiplier sigma / sqrt(3 (T + 1)))", event(c), params);
-        return fit(rows, c, new SessionRandomness(session.noise()), observer);
     }
 
     /**
@@ -271,19 +276,7 @@ public final class DpGaussianMixtureEm {
      */
     public static Result fit(StatisticsSource source, Config c, PrivacySession session, Observer observer)
             throws BudgetExceededException, BudgetLedger.LedgerException {
-        if (session.relation() != NeighbouringRelation.ADD_OR_REMOVE_ONE) {
-            throw new IllegalArgumentException("DP-EM's sensitivities (1, R, R^2) hold under add/remove-one; the session uses "
-                    + session.relation().description());
-        }
-        Map<String, Object> params = new LinkedHashMap<>();
-        params.put("K", c.k());
-        params.put("d", source.dimension());
-        params.put("covariance", c.covarianceType().name());
-        params.put("R", c.clipNorm());
-        params.put("T", c.iterations());
-        params.put("sigma", c.noiseMultiplier());
-        session.charge("dp-em gmm", "Gaussian on per-component (count, sum, second moment) with sensitivities (1, R, R^2), "
-                + "T + 1 releases composed exactly (one Gaussian, multiplier sigma / sqrt(3 (T + 1)))", event(c), params);
+        charge(session, c, source.dimension());
         return fit(source, c, new SessionRandomness(session.noise()), observer);
     }
 
