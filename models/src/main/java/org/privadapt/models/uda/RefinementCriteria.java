@@ -137,6 +137,98 @@ public final class RefinementCriteria {
         return spread <= 1e-12 * Math.max(1.0, sumSq) ? 0.0 : Math.max(0.0, between - meanSq) / spread;
     }
 
+    /** Neighbours per row in {@link #neighbourhoodKappa}, and the most rows whose neighbourhoods are examined. */
+    public static final int NEIGHBOURS = 10;
+    public static final int MAX_QUERIES = 4000;
+
+    /**
+     * The {@link #NEIGHBOURS} nearest rows (by cosine, the row itself excluded) of up to {@link #MAX_QUERIES} query
+     * rows spread evenly over the rows (every ceil(n / MAX_QUERIES)-th row): {@code result[q]} holds the query's row
+     * index at position 0 and its neighbours after it, nearest first (ties: the lower row index). Computed with one
+     * matrix product per block of 256 queries. Fewer than 2 rows: no queries.
+     */
+    public static int[][] neighbourhoods(FeatureMatrix rows) {
+        int n = rows.rows();
+        int k = Math.min(NEIGHBOURS, n - 1);
+        if (k < 1) {
+            return new int[0][];
+        }
+        FeatureMatrix unit = TargetRefinement.unitRows(rows);
+        int step = (n + MAX_QUERIES - 1) / MAX_QUERIES;
+        int q = (n + step - 1) / step;
+        int[][] out = new int[q][];
+        final int block = 256;
+        for (int b0 = 0; b0 < q; b0 += block) {
+            int b1 = Math.min(q, b0 + block);
+            int[] idx = new int[b1 - b0];
+            for (int t = 0; t < idx.length; t++) {
+                idx[t] = (b0 + t) * step;
+            }
+            DenseMatrix sims = unit.multiply(unit.selectRows(idx).toDense().transpose()); // n x block
+            double[] data = sims.data(); // column-major: column t holds query t's cosines
+            for (int t = 0; t < idx.length; t++) {
+                int self = idx[t];
+                int[] best = new int[k];
+                double[] bestSim = new double[k];
+                int filled = 0;
+                int off = t * n;
+                for (int i = 0; i < n; i++) {
+                    if (i == self) {
+                        continue;
+                    }
+                    double v = data[off + i];
+                    if (filled == k && v <= bestSim[k - 1]) {
+                        continue;
+                    }
+                    int pos = filled < k ? filled++ : k - 1;
+                    while (pos > 0 && bestSim[pos - 1] < v) {
+                        bestSim[pos] = bestSim[pos - 1];
+                        best[pos] = best[pos - 1];
+                        pos--;
+                    }
+                    bestSim[pos] = v;
+                    best[pos] = i;
+                }
+                int[] row = new int[filled + 1];
+                row[0] = self;
+                System.arraycopy(best, 0, row, 1, filled);
+                out[b0 + t] = row;
+            }
+        }
+        return out;
+    }
+
+    /**
+     * How far a labelling keeps neighbouring rows together, corrected for chance: with a the mean over the query rows
+     * of the share of their neighbours ({@link #neighbourhoods}) predicted the query's class, and e = sum_c p_c^2 the
+     * chance that two rows drawn independently from the labelling's class shares p share a class,
+     * {@code (a - e) / (1 - e)} (1: no neighbourhood is cut; 0: the labelling ignores the neighbourhoods). The cluster
+     * assumption stated locally (decision boundaries in low-density regions; the neighbourhood-consistency idea of
+     * Soft Neighbourhood Density, Saito et al., ICCV 2021, on hard predictions), and not the objective k-means
+     * minimises: a clustering that cuts elongated classes across their dense middle lowers it. 1 when every row has
+     * one class (e = 1) and every neighbourhood agrees, 0 when e = 1 otherwise.
+     */
+    public static double neighbourhoodKappa(int[][] neighbourhoods, int[] predicted, int k) {
+        if (neighbourhoods.length == 0) {
+            return 1.0;
+        }
+        double a = 0;
+        for (int[] nb : neighbourhoods) {
+            int same = 0;
+            for (int j = 1; j < nb.length; j++) {
+                same += predicted[nb[j]] == predicted[nb[0]] ? 1 : 0;
+            }
+            a += nb.length > 1 ? (double) same / (nb.length - 1) : 1.0;
+        }
+        a /= neighbourhoods.length;
+        double e = 0;
+        for (int c : histogram(predicted, k)) {
+            double p = (double) c / predicted.length;
+            e += p * p;
+        }
+        return e >= 1 ? (a >= 1 ? 1.0 : 0.0) : (a - e) / (1 - e);
+    }
+
     /** The criteria of one labelling as diagnostics (rounded to 4 digits), plus its agreement and kappa with a base. */
     public static Map<String, Object> describe(FeatureMatrix rows, int[] predicted, List<String> classNames, int[] base) {
         int k = classNames.size();
