@@ -65,15 +65,6 @@ public final class TargetRefinements {
      * explains 1 to 3 %), there is no cluster structure for a refinement to move the classes to.
      */
     public static final double MIN_SEPARATION = 0.1;
-    /*
-     * Revision 5 (written and committed before any result of it was read, after the demo's generated shift showed
-     * revision 4 choosing im-centroids and losing 17.7 points to none): a candidate's neighbourhood kappa
-     * (RefinementCriteria.neighbourhoodKappa: its 10 nearest rows by cosine share the row's class, corrected for
-     * chance) must be at least the base's. Separation is the quantity k-means itself increases, so every clustering
-     * gains it; whether the new boundaries run through low-density regions is not. A refinement that moves the
-     * boundaries to where the rows are sparser keeps more neighbourhoods whole than the received labelling; one that
-     * cuts elongated classes across their middle keeps fewer. No threshold: "no worse than the received model".
-     */
 
     /**
      * The refinement a configuration asks for ("none" when absent). {@code auto} is not the default: measured, its
@@ -237,8 +228,6 @@ public final class TargetRefinements {
      *   <li>separation ({@link RefinementCriteria#separation}) at least (1 + {@link #MIN_GAIN}) times the base's, and
      *       at least (1 + {@link #GUARD_GAIN}) times when the candidate relabels a majority of the rows (agreement
      *       below {@link #GUARD_AGREEMENT}).</li>
-     *   <li>(revision 5) neighbourhood kappa ({@link RefinementCriteria#neighbourhoodKappa}) at least the base's: the
-     *       new boundaries cut no more of the rows' neighbourhoods than the received ones.</li>
      * </ol>
      * Among the candidates that pass, the one with the largest separation is chosen (ties: the order of {@link #MODES}).
      * Deterministic: the same rows and labellings give the same choice.
@@ -249,8 +238,6 @@ public final class TargetRefinements {
         int[] b = labels.get(base);
         double baseBalance = RefinementCriteria.balance(b, k);
         double baseSep = RefinementCriteria.separation(rows, b, k);
-        int[][] neighbourhoods = RefinementCriteria.neighbourhoods(rows);
-        double baseNeighbourhood = RefinementCriteria.neighbourhoodKappa(neighbourhoods, b, k);
         Map<String, Object> candidates = new LinkedHashMap<>();
         String chosen = base;
         double best = baseSep;
@@ -261,8 +248,6 @@ public final class TargetRefinements {
                 continue;
             }
             Map<String, Object> d = RefinementCriteria.describe(rows, y, classNames, b);
-            double neighbourhood = RefinementCriteria.neighbourhoodKappa(neighbourhoods, y, k);
-            d.put("neighbourhood_kappa", Math.round(neighbourhood * 1e4) / 1e4);
             candidates.put(mode, d);
             if (mode.equals(base)) {
                 d.put("verdict", "base");
@@ -290,9 +275,6 @@ public final class TargetRefinements {
                 why = "relabels a majority of rows without a separation gain of " + GUARD_GAIN;
             } else if (sep < (1 + MIN_GAIN) * baseSep) {
                 why = "separation gain below " + MIN_GAIN;
-            } else if (neighbourhood < baseNeighbourhood) {
-                why = "cuts more of the rows' neighbourhoods than the received labelling (neighbourhood kappa "
-                        + Math.round(neighbourhood * 1e3) / 1e3 + " < " + Math.round(baseNeighbourhood * 1e3) / 1e3 + ")";
             }
             d.put("verdict", why == null ? "passes" : "rejected: " + why);
             if (why != null) {
