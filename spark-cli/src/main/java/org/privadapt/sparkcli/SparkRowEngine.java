@@ -7,6 +7,9 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.privadapt.cli.engine.RowEngine;
 import org.privadapt.data.DataException;
+import org.privadapt.data.PublicFacts;
+import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.prima.SourceModel;
 import org.privadapt.methods.prima.PrimaConfig;
 import org.privadapt.methods.prima.TargetRelease;
 import org.privadapt.privacy.BudgetExceededException;
@@ -15,6 +18,7 @@ import org.privadapt.privacy.ledger.BudgetLedger;
 import org.privadapt.spark.SparkData;
 import org.privadapt.spark.SparkPreprocessing;
 import org.privadapt.spark.SparkPrima;
+import org.privadapt.spark.SparkPrimaTrain;
 import org.privadapt.spark.SparkTable;
 
 /**
@@ -70,7 +74,7 @@ public final class SparkRowEngine implements RowEngine {
                     request.preprocessing());
             long n = table.requireValid().rows(); // after the preprocessing: finite, as in process
             ok = true;
-            return new Rows(spark, made, table, n);
+            return new Rows(spark, made, table, n, where);
         } catch (IllegalArgumentException e) {
             throw new DataException(where, null, e.getMessage());
         } finally {
@@ -96,7 +100,7 @@ public final class SparkRowEngine implements RowEngine {
         return (nl < 0 ? m : m.substring(0, nl)).trim();
     }
 
-    private record Rows(SparkSession spark, boolean made, SparkTable table, long size) implements PartyRows {
+    private record Rows(SparkSession spark, boolean made, SparkTable table, long size, String where) implements PartyRows {
         @Override
         public int dimension() {
             return table.dimension();
@@ -106,6 +110,17 @@ public final class SparkRowEngine implements RowEngine {
         public TargetRelease targetRelease(PrimaConfig cfg, String preprocessing, String method, String runId, PrivacySession session)
                 throws BudgetExceededException, BudgetLedger.LedgerException {
             return SparkPrima.release(table, cfg, preprocessing, method, 1L, runId, session);
+        }
+
+        @Override
+        public SourceModel sourceModel(TargetRelease release, MethodConfig mc, List<String> classes, PublicFacts declared,
+                                       PrivacySession session) throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
+            long outside = SparkPrimaTrain.outsideClasses(table, classes);
+            if (outside > 0) { // bad input, before anything is charged (SparkPrimaTrain.train checks it again)
+                throw new DataException(where, "column '" + table.labelColumn() + "'", outside + " row(s) have a label outside --classes "
+                        + String.join(",", classes));
+            }
+            return SparkPrimaTrain.train(table, release, mc, classes, declared, session);
         }
 
         @Override

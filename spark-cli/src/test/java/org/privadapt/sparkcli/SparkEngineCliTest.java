@@ -106,6 +106,112 @@ class SparkEngineCliTest {
         System.out.printf("privadapt-spark-cli: target release, Spark vs in process: largest relative difference %.2g%n", worst);
     }
 
+    private static List<String> train(String data, Path release, Path out, Path ledger, List<String> extra, boolean onSpark) {
+        List<String> a = new ArrayList<>(List.of("source", "train", "--data", data, "--release", release.toString(), "--classes", "a,b,c",
+                "--label-column", "y", "--epsilon", "2", "--delta", "1e-5", "--seed", "13", "--ledger", ledger.toString(),
+                "--out", out.toString()));
+        if (onSpark) {
+            a.addAll(List.of("--engine", "spark", "--spark-master", "local[2]", "--feature-columns", String.join(",",
+                    SparkCliSupport.featureNames(D))));
+        }
+        a.addAll(extra);
+        return a;
+    }
+
+    /** The source's rows (another seed than the target's), as CSV and as Parquet written by Spark from it. */
+    private static Path[] sourceFiles() throws Exception {
+        Path sourceCsv = dir.resolve("source.csv");
+        Path sourceParquet = dir.resolve("source.parquet");
+        if (!Files.exists(sourceCsv)) {
+            SparkCliSupport.writeCsv(sourceCsv, 330, D, 47);
+            Dataset<Row> text = spark.read().option("header", "true").csv(sourceCsv.toString());
+            List<Column> cols = new ArrayList<>();
+            for (String f : SparkCliSupport.featureNames(D)) {
+                cols.add(functions.col(f).cast(DataTypes.DoubleType).as(f));
+            }
+            cols.add(functions.col("y"));
+            text.select(cols.toArray(new Column[0])).repartition(4).write().parquet(sourceParquet.toString());
+        }
+        return new Path[] {sourceCsv, sourceParquet};
+    }
+
+    @Test
+    void theSourceTrainingOnSparkEqualsTheInProcessOneAndChargesTheSameLedger() throws Exception {
+        Path[] src = sourceFiles();
+        record Case(String name, String method, List<String> release, List<String> train) {
+        }
+        List<Case> cases = List.of(
+                new Case("prima-ncm", "prima", List.of(), List.of("--param", "learner=ncm")),
+                new Case("prisa-lda-vote", "prisa", List.of("--preprocess", "l2,scale=3", "--param", "ensemble=vote"),
+                        List.of("--param", "learner=lda")),
+                new Case("prima-random-replace", "prima", List.of("--preprocess", "clip=4", "--param", "partitioning=random",
+                        "--param", "block-size=2", "--relation", "replace"), List.of("--param", "learner=ncm", "--relation", "replace")));
+        double worst = 0;
+        for (Case c : cases) {
+            Path rel = dir.resolve("train-" + c.name + "-release.json");
+            SparkCliSupport.Result r = SparkCliSupport.run(release(c.method, csv.toString(), rel, dir.resolve("train-" + c.name
+                    + "-target.ledger"), c.release, false));
+            assertThat(r.code()).as(c.name + " release: " + r.err()).isZero();
+            Path inOut = dir.resolve("train-" + c.name + "-in.json");
+            Path inLedger = dir.resolve("train-" + c.name + "-in.ledger");
+            SparkCliSupport.Result in = SparkCliSupport.run(train(src[0].toString(), rel, inOut, inLedger, c.train, false));
+            assertThat(in.code()).as(c.name + " in process: " + in.err()).isZero();
+            assertThat(in.out()).contains("330 source rows, 3 classes");
+            for (String data : List.of("parquet:" + src[1], "csv:" + src[0])) {
+                String tag = "train-" + c.name + "-" + data.substring(0, data.indexOf(':'));
+                Path out = dir.resolve(tag + ".json");
+                Path ledger = dir.resolve(tag + ".ledger");
+                SparkCliSupport.Result sp = SparkCliSupport.run(train(data, rel, out, ledger, c.train, true));
+                assertThat(sp.code()).as(tag + ": " + sp.err()).isZero();
+                assertThat(sp.out()).isEqualTo(in.out().replace(inOut.toString(), out.toString()));
+                worst = Math.max(worst, SparkCliSupport.compare(inOut, out));
+                worst = Math.max(worst, SparkCliSupport.compare(inLedger, ledger));
+            }
+        }
+        System.out.printf("privadapt-spark-cli: source train, Spark vs in process: largest relative difference %.2g%n", worst);
+    }
+
+    @Test
+    void theSourceTrainingRefusesBeforeAnyChargeALabelOutsideTheClassesAndALearnerThatIsNotASum() throws Exception {
+        Path[] src = sourceFiles();
+        Path rel = dir.resolve("refuse-release.json");
+        SparkCliSupport.Result r = SparkCliSupport.run(release("prima", csv.toString(), rel, dir.resolve("refuse-target.ledger"),
+                List.of(), false));
+        assertThat(r.code()).as(r.err()).isZero();
+        Path out = dir.resolve("refuse-out.json");
+        Path ledger = dir.resolve("refuse.ledger");
+        for (boolean onSpark : new boolean[] {false, true}) {
+            String data = onSpark ? "parquet:" + src[1] : src[0].toString();
+            // a label outside the declared classes: bad data (exit 3), one line naming the data
+            List<String> a = train(data, rel, out, ledger, List.of("--param", "learner=ncm"), onSpark);
+            a.set(a.indexOf("--classes") + 1, "a,b");
+            r = SparkCliSupport.run(a);
+            assertThat(r.code()).as(onSpark + ": " + r.err()).isEqualTo(ExitCodes.DATA);
+            assertThat(errorLines(r)).singleElement().asString().contains("source").contains("outside --classes");
+            // a repeated class: usage
+            a.set(a.indexOf("--classes") + 1, "a,b,a");
+            r = SparkCliSupport.run(a);
+            assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.USAGE);
+        }
+        // on Spark: a gradient learner, no --classes, no --label-column: usage errors (exit 2), one line
+        r = SparkCliSupport.run(train("parquet:" + src[1], rel, out, ledger, List.of("--param", "learner=dp-sgd"), true));
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.USAGE);
+        assertThat(errorLines(r)).singleElement().asString().contains("ncm").contains("lda");
+        List<String> a = train("parquet:" + src[1], rel, out, ledger, List.of(), true);
+        a.subList(a.indexOf("--classes"), a.indexOf("--classes") + 2).clear();
+        r = SparkCliSupport.run(a);
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.USAGE);
+        assertThat(errorLines(r)).singleElement().asString().contains("--classes");
+        a = train("parquet:" + src[1], rel, out, ledger, List.of(), true);
+        a.subList(a.indexOf("--label-column"), a.indexOf("--label-column") + 2).clear();
+        r = SparkCliSupport.run(a);
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.USAGE);
+        assertThat(errorLines(r)).singleElement().asString().contains("--label-column");
+        // nothing charged, nothing written
+        assertThat(out).doesNotExist();
+        assertThat(ledger).doesNotExist();
+    }
+
     @Test
     void badInputIsRefusedWithOneLineNamingTheColumnBeforeAnyCharge() throws Exception {
         Path bad = dir.resolve("bad.csv");
@@ -149,14 +255,13 @@ class SparkEngineCliTest {
         String never = dir.resolve("never.json").toString();
         String data = "parquet:" + parquet;
         for (List<String> cmd : List.of(
-                List.of("source", "train", "--release", "r.json", "--data", data, "--epsilon", "1", "--out", never),
                 List.of("source", "release", "--method", "dpot", "--data", data, "--epsilon", "1", "--out", never),
                 List.of("run", "--method", "prima", "--source", data, "--target", data))) {
             List<String> a = new ArrayList<>(cmd);
             a.addAll(List.of("--engine", "spark", "--feature-columns", "f0"));
             SparkCliSupport.Result r = SparkCliSupport.run(a);
             assertThat(r.code()).as(cmd + ": " + r.err()).isEqualTo(ExitCodes.USAGE);
-            assertThat(errorLines(r)).singleElement().asString().contains("--engine spark is taken by 'target release'");
+            assertThat(errorLines(r)).singleElement().asString().contains("--engine spark is taken by 'target release'").contains("'source train'");
         }
         assertThat(dir.resolve("never.json")).doesNotExist();
     }

@@ -127,7 +127,7 @@ public final class SparkPrimaTrain {
     }
 
     /** The number of rows whose label is not in {@code classes} (a check before any charge; nothing leaves the party). */
-    static long outsideClasses(SparkTable source, List<String> classes) {
+    public static long outsideClasses(SparkTable source, List<String> classes) {
         Set<String> known = new HashSet<>(classes);
         return RowAggregation.aggregate(source, () -> new Outside(known)).count;
     }

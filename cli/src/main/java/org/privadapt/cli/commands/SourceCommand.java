@@ -68,6 +68,12 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
         @Option(names = "--param", paramLabel = "NAME=VALUE", description = "Learner parameter (learner, learner-row-bound, learner-lambda, lda-shrinkage, epochs, batch, lr, clip, ...; docs/privacy/private-learners.md), repeatable.")
         Map<String, String> params = new LinkedHashMap<>();
 
+        @Option(names = "--classes", split = ",", paramLabel = "NAME",
+                description = "The class set, in this order, declared public (never read from the rows): a row whose label is "
+                        + "not among them is refused before anything is charged. Required with --engine spark; in process it "
+                        + "declares the classes public as --public classes does, with the set and its order given.")
+        java.util.List<String> classes = java.util.List.of();
+
         @Option(names = "--json", description = "Print a JSON summary on standard output.")
         boolean json;
 
@@ -80,25 +86,53 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
         @Mixin
         org.privadapt.cli.engine.EngineOptions engine;
 
+        /** The public facts: the declared ones, and the class set when {@code --classes} gives it. */
+        private org.privadapt.data.PublicFacts declared() {
+            org.privadapt.data.PublicFacts d = party.declared();
+            return classes.isEmpty() ? d : d.declaring(new org.privadapt.data.PublicFacts(null, "declared by the user (--classes)", null, false));
+        }
+
         @Override
         public Integer call() throws Exception {
             party.validate();
-            engine.refuseSpark("source train");
+            boolean onSpark = engine.spark();
+            if (engine.stream()) {
+                engine.refuseSpark("source train");
+            }
             if (!classifier.equals("lr") && !classifier.equals("dnn")) {
                 throw new UsageException("--classifier must be lr or dnn, got '" + classifier + "'");
             }
+            if (classes.stream().anyMatch(String::isBlank) || classes.stream().distinct().count() != classes.size()) {
+                throw new UsageException("--classes: empty or repeated class in " + classes);
+            }
+            if (onSpark && classes.isEmpty()) {
+                throw new UsageException("--engine spark: name the class set (--classes a,b,c): it is public and never read from the rows");
+            }
+            if (onSpark && data.labelColumn() == null) {
+                throw new UsageException("--engine spark: name the label column (--label-column COL)");
+            }
             PartyOptions.requireWritable(out, "--out");
             TargetRelease release = TargetRelease.fromArtifact(Artifact.read(releaseFile, "release"), releaseFile.toString());
+            checkParams("source train", org.privadapt.methods.core.PrivateLearners.ALL, params);
+            MethodConfig mc = new MethodConfig(classifier, 0.0, 1L, params);
+            if (onSpark) {
+                return trainOnSpark(release, mc);
+            }
             Dataset source = TargetCommand.prepare(data, dataRef, DataSpecs.Role.SOURCE, release.preprocessing(), "source")
-                    .withPublicFacts(party.declared());
+                    .withPublicFacts(declared());
+            if (!classes.isEmpty()) {
+                try {
+                    source = source.withLabels(source.classLabels().recodeTo(classes), "--classes");
+                } catch (IllegalArgumentException e) {
+                    throw new org.privadapt.data.DataException(source.firstFile(), null, "a row's label is outside --classes: " + e.getMessage());
+                }
+            }
             org.privadapt.cli.DeltaPolicy.check("source", party.delta(), source.size(), party.allowLargeDelta, spec.commandLine().getErr());
             if (source.dimension() != release.dimension()) {
                 throw new org.privadapt.data.DataException(source.firstFile(), null, "has " + source.dimension()
                         + " features; the release " + releaseFile + " is for " + release.dimension());
             }
             source.classLabels();
-            checkParams("source train", org.privadapt.methods.core.PrivateLearners.ALL, params);
-            MethodConfig mc = new MethodConfig(classifier, 0.0, 1L, params);
             PrivacySession session = party.session("source");
             SourceModel model;
             try {
@@ -107,6 +141,43 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
                 throw new UsageException(release.method() + ": " + e.getMessage(), e);
             }
             model.toArtifact(TargetCommand.runId(party)).write(out);
+            report(release, model, session, source.size());
+            return ExitCodes.OK;
+        }
+
+        /**
+         * {@code --engine spark}: the same model from labelled rows on Spark ({@code SparkPrimaTrain.train} via the
+         * spark-cli module's engine, learner ncm or lda): the release's preprocessing on the executors, the same checks
+         * before the charge (the rows, the labels against {@code --classes}, the learner), the same plan, charge, noise
+         * and ledger on this JVM, the same artifact.
+         */
+        private Integer trainOnSpark(TargetRelease release, MethodConfig mc) throws Exception {
+            String dataSpec = org.privadapt.cli.engine.EngineOptions.sparkData(dataRef);
+            if (engine.featureColumns().size() != release.dimension()) {
+                throw new UsageException("--feature-columns names " + engine.featureColumns().size() + " columns; the release "
+                        + releaseFile + " is for " + release.dimension() + " features");
+            }
+            org.privadapt.cli.engine.RowEngine eng = org.privadapt.cli.engine.EngineOptions.sparkEngine(
+                    spec.root().commandLine().getParseResult().originalArgs());
+            try (org.privadapt.cli.engine.RowEngine.PartyRows rows = eng.open(new org.privadapt.cli.engine.RowEngine.Request(dataSpec,
+                    engine.featureColumns(), data.labelColumn(), release.preprocessing(), engine.master()))) {
+                org.privadapt.cli.DeltaPolicy.check("source", party.delta(), (int) Math.min(Integer.MAX_VALUE, rows.size()),
+                        party.allowLargeDelta, spec.commandLine().getErr());
+                PrivacySession session = party.session("source");
+                SourceModel model;
+                try {
+                    model = rows.sourceModel(release, mc, classes, declared(), session);
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(release.method() + ": " + e.getMessage(), e);
+                }
+                model.toArtifact(TargetCommand.runId(party)).write(out);
+                report(release, model, session, rows.size());
+            }
+            return ExitCodes.OK;
+        }
+
+        /** The command's summary on standard output (the same for both engines). */
+        private void report(TargetRelease release, SourceModel model, PrivacySession session, long rows) {
             PrintWriter w = spec.commandLine().getOut();
             Map<String, Object> summary = new LinkedHashMap<>();
             summary.put("artifact", out.toString());
@@ -116,7 +187,7 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
             // the learner that actually ran (learner=auto may pick ncm for --classifier lr): issue 33
             String learner = model.privacy().path("training").path("learner").asText(classifier);
             summary.put("learner", learner);
-            summary.put("rows", source.size());
+            summary.put("rows", rows);
             summary.put("classes", model.classNames().size());
             summary.put("epsilon_spent", session.spent().epsilon());
             summary.put("delta", session.spent().delta());
@@ -125,11 +196,10 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
                 w.println(Json.write(summary));
             } else {
                 w.printf(Locale.ROOT, "model:   %s (%s, learner %s%s, %d source rows, %d classes)%n", out, release.method(), learner,
-                        learner.equals(classifier) ? "" : " for --classifier " + classifier, source.size(), model.classNames().size());
+                        learner.equals(classifier) ? "" : " for --classifier " + classifier, rows, model.classNames().size());
                 w.printf(Locale.ROOT, "privacy: source spent epsilon %s, delta %s%s%n", org.privadapt.cli.Runs.formatNumber(session.spent().epsilon()),
                         org.privadapt.cli.Runs.formatNumber(session.spent().delta()), session.isPrivate() ? "" : " -- seeded noise: NOT differentially private");
             }
-            return ExitCodes.OK;
         }
     }
 

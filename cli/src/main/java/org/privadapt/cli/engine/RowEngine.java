@@ -2,6 +2,9 @@ package org.privadapt.cli.engine;
 
 import java.util.List;
 import org.privadapt.data.DataException;
+import org.privadapt.data.PublicFacts;
+import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.prima.SourceModel;
 import org.privadapt.methods.prima.PrimaConfig;
 import org.privadapt.methods.prima.TargetRelease;
 import org.privadapt.privacy.BudgetExceededException;
@@ -53,6 +56,18 @@ public interface RowEngine {
         /** PRIMA/PRISA's target release of these rows, as {@code Prima.release} computes it in process. */
         TargetRelease targetRelease(PrimaConfig cfg, String preprocessing, String method, String runId, PrivacySession session)
                 throws BudgetExceededException, BudgetLedger.LedgerException;
+
+        /**
+         * PRIMA/PRISA's source model from these labelled rows, as {@code Prima.train} computes it in process with the
+         * labels coded by their position in {@code classes} (learner ncm or lda: class statistics, sums over rows; a
+         * learner that is not a sum is refused before anything is charged, as is a label outside {@code classes}).
+         *
+         * @param classes  the class set, given (public), never read from the rows
+         * @param declared the facts the source declared public (their names go into the artifact)
+         * @throws DataException naming the data when a row's label is outside {@code classes}
+         */
+        SourceModel sourceModel(TargetRelease release, MethodConfig mc, List<String> classes, PublicFacts declared,
+                                PrivacySession session) throws DataException, BudgetExceededException, BudgetLedger.LedgerException;
 
         @Override
         void close();
