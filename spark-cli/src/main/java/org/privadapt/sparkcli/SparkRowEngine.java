@@ -115,12 +115,25 @@ public final class SparkRowEngine implements RowEngine {
         @Override
         public SourceModel sourceModel(TargetRelease release, MethodConfig mc, List<String> classes, PublicFacts declared,
                                        PrivacySession session) throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
+            requireClasses(classes); // bad input, before anything is charged (SparkPrimaTrain.train checks it again)
+            return SparkPrimaTrain.train(table, release, mc, classes, declared, session);
+        }
+
+        @Override
+        public org.privadapt.methods.dpot.DpotRelease dpotRelease(List<String> classes, org.privadapt.methods.dpot.DpotConfig cfg,
+                                                                  PrivacySession session, String runId, String preprocessing)
+                throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
+            requireClasses(classes);
+            return org.privadapt.spark.SparkDpot.release(table, classes, cfg, session, runId, preprocessing);
+        }
+
+        /** A label outside the given classes is bad input: refused before anything is charged, naming the data. */
+        private void requireClasses(List<String> classes) throws DataException {
             long outside = SparkPrimaTrain.outsideClasses(table, classes);
-            if (outside > 0) { // bad input, before anything is charged (SparkPrimaTrain.train checks it again)
+            if (outside > 0) {
                 throw new DataException(where, "column '" + table.labelColumn() + "'", outside + " row(s) have a label outside --classes "
                         + String.join(",", classes));
             }
-            return SparkPrimaTrain.train(table, release, mc, classes, declared, session);
         }
 
         @Override

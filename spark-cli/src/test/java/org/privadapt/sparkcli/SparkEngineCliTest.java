@@ -171,6 +171,68 @@ class SparkEngineCliTest {
         System.out.printf("privadapt-spark-cli: source train, Spark vs in process: largest relative difference %.2g%n", worst);
     }
 
+    /**
+     * DPOT's release is one noisy row per record in a random order by label: with the same seeded noise it equals the
+     * in-process one when Spark reads the rows in the file's order (the CSV itself, a Parquet file written from it in
+     * one partition); the order enters only before the secure shuffle.
+     */
+    @Test
+    void theDpotReleaseOnSparkEqualsTheInProcessOneAndChargesTheSameLedger() throws Exception {
+        Path[] src = sourceFiles();
+        Path ordered = dir.resolve("source-ordered.parquet");
+        if (!Files.exists(ordered)) {
+            Dataset<Row> text = spark.read().option("header", "true").csv(src[0].toString());
+            List<Column> cols = new ArrayList<>();
+            for (String f : SparkCliSupport.featureNames(D)) {
+                cols.add(functions.col(f).cast(DataTypes.DoubleType).as(f));
+            }
+            cols.add(functions.col("y"));
+            text.select(cols.toArray(new Column[0])).coalesce(1).write().parquet(ordered.toString());
+        }
+        record Case(String name, List<String> extra) {
+        }
+        List<Case> cases = List.of(new Case("record-whole", List.of()),
+                new Case("attribute", List.of("--param", "level=attribute", "--param", "dim=4", "--preprocess", "l2,scale=2")),
+                new Case("minibatch", List.of("--param", "mode=minibatch", "--param", "batch=64", "--param", "batches=2")));
+        double worst = 0;
+        for (Case c : cases) {
+            List<String> base = new ArrayList<>(List.of("source", "release", "--method", "dpot", "--classes", "a,b,c", "--label-column", "y",
+                    "--relation", "replace", "--epsilon", "8", "--delta", "1e-4", "--seed", "17"));
+            base.addAll(c.extra);
+            Path inOut = dir.resolve("dpot-" + c.name + "-in.json");
+            Path inLedger = dir.resolve("dpot-" + c.name + "-in.ledger");
+            List<String> a = new ArrayList<>(base);
+            a.addAll(List.of("--data", src[0].toString(), "--ledger", inLedger.toString(), "--out", inOut.toString()));
+            SparkCliSupport.Result in = SparkCliSupport.run(a);
+            assertThat(in.code()).as(c.name + " in process: " + in.err()).isZero();
+            for (String data : List.of("parquet:" + ordered, "csv:" + src[0])) {
+                String tag = "dpot-" + c.name + "-" + data.substring(0, data.indexOf(':'));
+                Path out = dir.resolve(tag + ".json");
+                Path ledger = dir.resolve(tag + ".ledger");
+                a = new ArrayList<>(base);
+                a.addAll(List.of("--data", data, "--ledger", ledger.toString(), "--out", out.toString(), "--engine", "spark",
+                        "--spark-master", "local[2]", "--feature-columns", String.join(",", SparkCliSupport.featureNames(D))));
+                SparkCliSupport.Result sp = SparkCliSupport.run(a);
+                assertThat(sp.code()).as(tag + ": " + sp.err()).isZero();
+                assertThat(sp.out()).isEqualTo(in.out().replace(inOut.toString(), out.toString()));
+                worst = Math.max(worst, SparkCliSupport.compare(inOut, out));
+                worst = Math.max(worst, SparkCliSupport.compare(inLedger, ledger));
+            }
+        }
+        System.out.printf("privadapt-spark-cli: source release dpot, Spark vs in process: largest relative difference %.2g%n", worst);
+        // a label outside --classes: exit 3 before any charge; no ledger, no output
+        Path out = dir.resolve("dpot-refused.json");
+        Path ledger = dir.resolve("dpot-refused.ledger");
+        SparkCliSupport.Result r = SparkCliSupport.run(List.of("source", "release", "--method", "dpot", "--classes", "a,b", "--label-column", "y",
+                "--relation", "replace", "--epsilon", "8", "--delta", "1e-4", "--data", "parquet:" + ordered, "--ledger", ledger.toString(),
+                "--out", out.toString(), "--engine", "spark", "--spark-master", "local[2]", "--feature-columns",
+                String.join(",", SparkCliSupport.featureNames(D))));
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.DATA);
+        assertThat(errorLines(r)).singleElement().asString().contains("outside --classes");
+        assertThat(out).doesNotExist();
+        assertThat(ledger).doesNotExist();
+    }
+
     @Test
     void theSourceTrainingRefusesBeforeAnyChargeALabelOutsideTheClassesAndALearnerThatIsNotASum() throws Exception {
         Path[] src = sourceFiles();
@@ -255,7 +317,7 @@ class SparkEngineCliTest {
         String never = dir.resolve("never.json").toString();
         String data = "parquet:" + parquet;
         for (List<String> cmd : List.of(
-                List.of("source", "release", "--method", "dpot", "--data", data, "--epsilon", "1", "--out", never),
+                List.of("source", "release", "--method", "dp-uda-gmm", "--data", data, "--epsilon", "1", "--out", never),
                 List.of("run", "--method", "prima", "--source", data, "--target", data))) {
             List<String> a = new ArrayList<>(cmd);
             a.addAll(List.of("--engine", "spark", "--feature-columns", "f0"));

@@ -88,8 +88,37 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
 
         /** The public facts: the declared ones, and the class set when {@code --classes} gives it. */
         private org.privadapt.data.PublicFacts declared() {
+            return declared(party, classes);
+        }
+
+        static org.privadapt.data.PublicFacts declared(PartyOptions party, java.util.List<String> classes) {
             org.privadapt.data.PublicFacts d = party.declared();
             return classes.isEmpty() ? d : d.declaring(new org.privadapt.data.PublicFacts(null, "declared by the user (--classes)", null, false));
+        }
+
+        /** {@code --classes}: no empty or repeated class; required with --engine spark, with the label column. */
+        static void checkClasses(java.util.List<String> classes, boolean onSpark, DataSpecs data) {
+            if (classes.stream().anyMatch(String::isBlank) || classes.stream().distinct().count() != classes.size()) {
+                throw new UsageException("--classes: empty or repeated class in " + classes);
+            }
+            if (onSpark && classes.isEmpty()) {
+                throw new UsageException("--engine spark: name the class set (--classes a,b,c): it is public and never read from the rows");
+            }
+            if (onSpark && data.labelColumn() == null) {
+                throw new UsageException("--engine spark: name the label column (--label-column COL)");
+            }
+        }
+
+        /** The rows' labels coded by their position in {@code classes} (unchanged when none are given). */
+        static Dataset recoded(Dataset source, java.util.List<String> classes) throws org.privadapt.data.DataException {
+            if (classes.isEmpty()) {
+                return source;
+            }
+            try {
+                return source.withLabels(source.classLabels().recodeTo(classes), "--classes");
+            } catch (IllegalArgumentException e) {
+                throw new org.privadapt.data.DataException(source.firstFile(), null, "a row's label is outside --classes: " + e.getMessage());
+            }
         }
 
         @Override
@@ -102,15 +131,7 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
             if (!classifier.equals("lr") && !classifier.equals("dnn")) {
                 throw new UsageException("--classifier must be lr or dnn, got '" + classifier + "'");
             }
-            if (classes.stream().anyMatch(String::isBlank) || classes.stream().distinct().count() != classes.size()) {
-                throw new UsageException("--classes: empty or repeated class in " + classes);
-            }
-            if (onSpark && classes.isEmpty()) {
-                throw new UsageException("--engine spark: name the class set (--classes a,b,c): it is public and never read from the rows");
-            }
-            if (onSpark && data.labelColumn() == null) {
-                throw new UsageException("--engine spark: name the label column (--label-column COL)");
-            }
+            checkClasses(classes, onSpark, data);
             PartyOptions.requireWritable(out, "--out");
             TargetRelease release = TargetRelease.fromArtifact(Artifact.read(releaseFile, "release"), releaseFile.toString());
             checkParams("source train", org.privadapt.methods.core.PrivateLearners.ALL, params);
@@ -120,13 +141,7 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
             }
             Dataset source = TargetCommand.prepare(data, dataRef, DataSpecs.Role.SOURCE, release.preprocessing(), "source")
                     .withPublicFacts(declared());
-            if (!classes.isEmpty()) {
-                try {
-                    source = source.withLabels(source.classLabels().recodeTo(classes), "--classes");
-                } catch (IllegalArgumentException e) {
-                    throw new org.privadapt.data.DataException(source.firstFile(), null, "a row's label is outside --classes: " + e.getMessage());
-                }
-            }
+            source = recoded(source, classes);
             org.privadapt.cli.DeltaPolicy.check("source", party.delta(), source.size(), party.allowLargeDelta, spec.commandLine().getErr());
             if (source.dimension() != release.dimension()) {
                 throw new org.privadapt.data.DataException(source.firstFile(), null, "has " + source.dimension()
@@ -235,6 +250,12 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
         @Option(names = "--param", paramLabel = "NAME=VALUE", description = "DPOT parameter (level, dim, clip, noise-ratio, mode, batch, batches, ...; docs/privacy/dpot.md) or dp-uda-gmm source setting (hidden, epochs, batch, lr, clip, components, covariance, em-iterations, feature-clip, em-share, ...), repeatable.")
         Map<String, String> params = new LinkedHashMap<>();
 
+        @Option(names = "--classes", split = ",", paramLabel = "NAME",
+                description = "dpot: the class set, in this order, declared public (never read from the rows): a row whose label "
+                        + "is not among them is refused before anything is charged. Required with --engine spark; in process it "
+                        + "declares the classes public as --public classes does, with the set and its order given.")
+        java.util.List<String> classes = java.util.List.of();
+
         @Option(names = "--json", description = "Print a JSON summary on standard output.")
         boolean json;
 
@@ -250,13 +271,20 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
         @Override
         public Integer call() throws Exception {
             party.validate();
-            engine.refuseSpark("source release");
+            boolean onSpark = engine.spark();
+            if (engine.stream() || (onSpark && !method.equals("dpot") && !method.equals("dpot-da"))) {
+                engine.refuseSpark("source release --method " + method);
+            }
             if (method.equals(org.privadapt.methods.gmmuda.SourceReleaseArtifact.METHOD)) {
+                if (!classes.isEmpty()) {
+                    throw new UsageException("--classes applies to --method dpot (dp-uda-gmm's class set is declared with --public classes)");
+                }
                 return releaseGmm();
             }
             if (!method.equals("dpot") && !method.equals("dpot-da")) {
                 throw new UsageException("--method: the source releases for dpot or dp-uda-gmm, got '" + method + "'");
             }
+            Train.checkClasses(classes, onSpark, data);
             PartyOptions.requireWritable(out, "--out");
             org.privadapt.methods.dpot.DpotConfig cfg;
             try {
@@ -266,18 +294,38 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
             } catch (IllegalArgumentException e) {
                 throw new UsageException("--param: " + e.getMessage(), e);
             }
-            Dataset source = TargetCommand.prepare(data, dataRef, DataSpecs.Role.SOURCE, preprocess, "source")
-                    .withPublicFacts(party.declared());
-            org.privadapt.cli.DeltaPolicy.check("source", party.delta(), source.size(), party.allowLargeDelta, spec.commandLine().getErr());
-            org.privadapt.data.ClassLabels y = source.classLabels();
-            PrivacySession session = party.session("source");
             org.privadapt.methods.dpot.DpotRelease r;
-            try {
-                org.privadapt.methods.dpot.Dpot.requirePublicFacts(source, session);
-                r = org.privadapt.methods.dpot.Dpot.release(source.features(), y.codes(), y.names(), cfg, session,
-                        TargetCommand.runId(party), Runs.preprocessing(preprocess).spec());
-            } catch (IllegalArgumentException e) {
-                throw new UsageException("dpot: " + e.getMessage(), e);
+            PrivacySession session;
+            if (onSpark) {
+                String pre = Runs.preprocessing(preprocess).spec();
+                org.privadapt.cli.engine.RowEngine eng = org.privadapt.cli.engine.EngineOptions.sparkEngine(
+                        spec.root().commandLine().getParseResult().originalArgs());
+                try (org.privadapt.cli.engine.RowEngine.PartyRows rows = eng.open(new org.privadapt.cli.engine.RowEngine.Request(
+                        org.privadapt.cli.engine.EngineOptions.sparkData(dataRef), engine.featureColumns(), data.labelColumn(), pre,
+                        engine.master()))) {
+                    org.privadapt.cli.DeltaPolicy.check("source", party.delta(), (int) Math.min(Integer.MAX_VALUE, rows.size()),
+                            party.allowLargeDelta, spec.commandLine().getErr());
+                    session = party.session("source");
+                    try {
+                        r = rows.dpotRelease(classes, cfg, session, TargetCommand.runId(party), pre);
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException("dpot: " + e.getMessage(), e);
+                    }
+                }
+            } else {
+                Dataset source = TargetCommand.prepare(data, dataRef, DataSpecs.Role.SOURCE, preprocess, "source")
+                        .withPublicFacts(Train.declared(party, classes));
+                source = Train.recoded(source, classes);
+                org.privadapt.cli.DeltaPolicy.check("source", party.delta(), source.size(), party.allowLargeDelta, spec.commandLine().getErr());
+                org.privadapt.data.ClassLabels y = source.classLabels();
+                session = party.session("source");
+                try {
+                    org.privadapt.methods.dpot.Dpot.requirePublicFacts(source, session);
+                    r = org.privadapt.methods.dpot.Dpot.release(source.features(), y.codes(), y.names(), cfg, session,
+                            TargetCommand.runId(party), Runs.preprocessing(preprocess).spec());
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException("dpot: " + e.getMessage(), e);
+                }
             }
             r.toArtifact().write(out);
             PrintWriter w = spec.commandLine().getOut();

@@ -69,6 +69,17 @@ public interface RowEngine {
         SourceModel sourceModel(TargetRelease release, MethodConfig mc, List<String> classes, PublicFacts declared,
                                 PrivacySession session) throws DataException, BudgetExceededException, BudgetLedger.LedgerException;
 
+        /**
+         * DPOT's source release of these labelled rows, as {@code Dpot.release} computes it in process with the labels
+         * coded by their position in {@code classes} (the per-row JL map where the rows are; the order, the noise and
+         * the counts on this JVM). Replace-one only.
+         *
+         * @throws DataException naming the data when a row's label is outside {@code classes}
+         */
+        org.privadapt.methods.dpot.DpotRelease dpotRelease(List<String> classes, org.privadapt.methods.dpot.DpotConfig cfg,
+                                                           PrivacySession session, String runId, String preprocessing)
+                throws DataException, BudgetExceededException, BudgetLedger.LedgerException;
+
         @Override
         void close();
     }

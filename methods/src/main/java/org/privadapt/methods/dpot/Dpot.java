@@ -85,13 +85,40 @@ public final class Dpot {
     public static DpotRelease release(FeatureMatrix x, int[] y, List<String> classNames, DpotConfig cfg, PrivacySession session,
                                       String runId, String preprocessing)
             throws BudgetExceededException, BudgetLedger.LedgerException {
+        return release(x.rows(), x.cols(), inProcess(x), y, classNames, cfg, session, runId, preprocessing);
+    }
+
+    /**
+     * The per-row map a DPOT release noises: each row, clipped to norm {@code clip} at the record level (NaN: not
+     * clipped, the attribute level), times the JL matrix {@code m} (k x l); the result n x l in row order. In process
+     * one matrix product ({@link #inProcess}); the spark module computes it on the executors. A function of each row
+     * alone, with no noise: the release's noise, order and counts are {@link #release(int, int, Projector, int[], List,
+     * DpotConfig, PrivacySession, String, String)}'s.
+     */
+    @FunctionalInterface
+    public interface Projector {
+        DenseMatrix project(DenseMatrix m, double clip);
+    }
+
+    /** The in-process {@link Projector}: {@code clipRows(x, clip) M} as one product. */
+    public static Projector inProcess(FeatureMatrix x) {
+        return (m, clip) -> (Double.isNaN(clip) ? x : clipRows(x, clip)).multiply(m);
+    }
+
+    /**
+     * The source's step on n rows of k features whose projection {@code projector} computes (the rows stay where they
+     * are): draws M, plans and charges the release, then draws the order and the noise, as
+     * {@link #release(FeatureMatrix, int[], List, DpotConfig, PrivacySession, String, String)} does (it is this with
+     * {@link #inProcess}).
+     */
+    public static DpotRelease release(int n, int k, Projector projector, int[] y, List<String> classNames, DpotConfig cfg,
+                                      PrivacySession session, String runId, String preprocessing)
+            throws BudgetExceededException, BudgetLedger.LedgerException {
         NeighbouringRelation rel = session.relation();
         if (rel != NeighbouringRelation.REPLACE_ONE) {
             throw new IllegalArgumentException("DPOT releases one row per source record, so the number of rows reveals n_s: it is "
                     + "differentially private under replace-one neighbours only (use --relation replace)");
         }
-        int n = x.rows();
-        int k = x.cols();
         int q = classNames.size();
         if (n < 1 || y.length != n) {
             throw new IllegalArgumentException("need one label per source row (" + n + " rows, " + y.length + " labels)");
@@ -104,13 +131,17 @@ public final class Dpot {
         int l = cfg.projectionDim(k);
         NoiseSource noise = session.noise();
         JlProjection proj = JlProjection.draw(k, l, noise); // data-independent, published
-        FeatureMatrix rows = cfg.level() == DpotConfig.Level.RECORD ? clipRows(x, cfg.clip()) : x;
         double dRows = rowSensitivity(cfg, proj, q);
         double eps = session.target().epsilon();
         double delta = session.target().delta();
         List<DpotRelease.Batch> batches = new ArrayList<>();
         ObjectNode extra = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
-        DenseMatrix projected = rows.multiply(proj.matrix()); // n x l; rows are selected and ordered below
+        // n x l, the rows clipped at the record level; rows are selected and ordered below
+        DenseMatrix projected = projector.project(proj.matrix(), cfg.level() == DpotConfig.Level.RECORD ? cfg.clip() : Double.NaN);
+        if (projected.rows() != n || projected.cols() != l) {
+            throw new IllegalStateException("the projection gave " + projected.rows() + " x " + projected.cols() + ", expected "
+                    + n + " x " + l);
+        }
         double rowNoise;
         if (!cfg.minibatch()) {
             LaplaceMechanism lap = new LaplaceMechanism(cfg.labelShare() * eps, Sensitivities.histogramL1(rel), rel);
@@ -298,7 +329,8 @@ public final class Dpot {
         return classes == 1 ? 1 : classes + 1;
     }
 
-    static FeatureMatrix clipRows(FeatureMatrix x, double r) {
+    /** Each row scaled to norm at most {@code r} (the record-level clipping; the same arithmetic row by row). */
+    public static FeatureMatrix clipRows(FeatureMatrix x, double r) {
         double[] sq = x.rowSquaredNorms();
         double[] f = new double[sq.length];
         boolean any = false;
