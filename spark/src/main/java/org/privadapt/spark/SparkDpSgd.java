@@ -1,0 +1,241 @@
+package org.privadapt.spark;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.sql.Row;
+import org.apache.spark.storage.StorageLevel;
+import org.privadapt.math.CompensatedSums;
+import org.privadapt.math.DenseMatrix;
+import org.privadapt.methods.core.PrivateLearners;
+import org.privadapt.methods.core.PrivateTraining;
+import org.privadapt.models.dp.DpSgdTrainer;
+import org.privadapt.models.nn.Gradients;
+import org.privadapt.models.nn.Network;
+import org.privadapt.privacy.noise.NoiseSource;
+import scala.Tuple2;
+
+/**
+ * DP-SGD ({@code learner=dp-sgd}, and {@code dp-gd} at sampling rate 1) on Spark, with true Poisson sampling: every
+ * step each record joins the batch independently with probability q. The sampling is the in-process trainer's own
+ * ({@link DpSgdTrainer#train(Network, int, DpSgdTrainer.BatchSums, org.privadapt.models.dp.DpSgdConfig,
+ * org.privadapt.models.dp.NoiseAndSampling)}: one Bernoulli draw per record from the party's noise on the driver, so
+ * the batches, like the noise, are the secure sampler's and are never seen by anyone but the party); the executors
+ * hold the rows, cached once as one primitive block per partition with its offset in the table's order, and for each
+ * step sum the per-example clipped gradients of the sampled rows they hold ({@link DpSgdTrainer#clippedSum} on those
+ * rows, the network and the batch's indices in the task's closure). The noise, the normalisation by q n, weight decay
+ * and the optimiser step are the driver's, the in-process loop. With the same seeded noise and the rows in the same
+ * order the trained network equals the in-process one.
+ *
+ * <p>Cost, honestly: one Spark job per step (tens of milliseconds of scheduling on a local master, more on a cluster)
+ * and a pass over the cached blocks to find each partition's sampled rows, against the in-process step's few
+ * milliseconds. An epoch is 1/q steps, so small batches (q n of a few hundred) over many rows are dominated by the
+ * jobs' overhead; DP-SGD on Spark pays where the rows do not fit one machine or the batches are large (q n in the tens
+ * of thousands), as DP-GD's full batch is. docs/spark.md has the measurement.
+ *
+ * <p>The plan and its one charge are the caller's, as in process; n is public for this learner (its sampling rate and
+ * normaliser), and the table's row count must equal the plan's.
+ */
+public final class SparkDpSgd {
+    private SparkDpSgd() {
+    }
+
+    /** A partition's rows as one primitive block: row-major features and the labels' codes (-1: outside the classes). */
+    record Block(int rows, int d, double[] rowMajor, int[] codes) implements Serializable {
+    }
+
+    /** The table cached on the executors as blocks, with each partition's offset in the table's order. */
+    public record Cached(JavaRDD<Block> blocks, long[] offsets, long rows, int dimension) implements AutoCloseable {
+        @Override
+        public void close() {
+            blocks.unpersist(false);
+        }
+    }
+
+    /**
+     * Caches the table's rows on the executors ({@code level}, e.g. MEMORY_AND_DISK) as one block per partition, labels
+     * coded by their position in the public {@code classes}; one job counts the blocks' rows (their offsets). A label
+     * outside the classes is refused.
+     */
+    public static Cached cache(SparkTable table, List<String> classes, StorageLevel level) {
+        if (!table.labelled()) {
+            throw new IllegalArgumentException("DP-SGD needs a label column");
+        }
+        int d = table.dimension();
+        Map<String, Integer> index = new HashMap<>();
+        for (int c = 0; c < classes.size(); c++) {
+            index.put(classes.get(c), c);
+        }
+        JavaRDD<Row> rows = table.rows().javaRDD();
+        JavaRDD<Block> blocks = rows.mapPartitions((Iterator<Row> it) -> {
+            List<double[]> xs = new ArrayList<>();
+            List<Integer> ys = new ArrayList<>();
+            while (it.hasNext()) {
+                Row r = it.next();
+                xs.add(SparkTable.features(r, d));
+                Integer c = SparkTable.label(r) == null ? null : index.get(SparkTable.label(r));
+                ys.add(c == null ? -1 : c);
+            }
+            double[] flat = new double[xs.size() * d];
+            int[] codes = new int[xs.size()];
+            for (int i = 0; i < xs.size(); i++) {
+                System.arraycopy(xs.get(i), 0, flat, i * d, d);
+                codes[i] = ys.get(i);
+            }
+            List<Block> one = new ArrayList<>(1);
+            one.add(new Block(codes.length, d, flat, codes));
+            return one.iterator();
+        }, true).persist(level);
+        List<Tuple2<Integer, long[]>> sizes = new ArrayList<>(blocks.mapPartitionsWithIndex((Integer p, Iterator<Block> it) -> {
+            long n = 0;
+            long unknown = 0;
+            while (it.hasNext()) {
+                Block b = it.next();
+                n += b.rows();
+                for (int c : b.codes()) {
+                    unknown += c < 0 ? 1 : 0;
+                }
+            }
+            List<Tuple2<Integer, long[]>> one = new ArrayList<>(1);
+            one.add(new Tuple2<>(p, new long[] {n, unknown}));
+            return one.iterator();
+        }, false).collect());
+        sizes.sort(Comparator.comparing(Tuple2::_1));
+        long[] offsets = new long[sizes.size()];
+        long total = 0;
+        long unknown = 0;
+        for (int p = 0; p < sizes.size(); p++) {
+            offsets[p] = total;
+            total += sizes.get(p)._2()[0];
+            unknown += sizes.get(p)._2()[1];
+        }
+        if (unknown > 0) {
+            blocks.unpersist(false);
+            throw new IllegalArgumentException(unknown + " row(s) have a label outside the declared classes " + classes);
+        }
+        return new Cached(blocks, offsets, total, d);
+    }
+
+    /** The trained network (the plan's event must already be charged); the table is cached for the run, then released. */
+    public static Network train(PrivateLearners.Plan p, SparkTable table, List<String> classes, NoiseSource noise) {
+        if (p.gradient() == null || (p.kind() != PrivateLearners.Kind.DP_SGD && p.kind() != PrivateLearners.Kind.DP_GD)) {
+            throw new IllegalArgumentException("not a DP-SGD or DP-GD plan: " + p.kind().label());
+        }
+        long rows = table.requireValid().rows();
+        double q = p.gradient().config().samplingRate();
+        long n = Math.round(p.gradient().config().normaliser() / q);
+        if (rows != n) {
+            throw new IllegalArgumentException("the plan is for " + n + " rows (public), the table has " + rows);
+        }
+        try (Cached cached = cache(table, classes, StorageLevel.MEMORY_AND_DISK())) {
+            if (cached.rows() != n) {
+                throw new IllegalStateException("the table has " + cached.rows() + " rows now, " + n + " before");
+            }
+            return PrivateTraining.train(p.gradient(), (int) n, batchSums(cached, p.gradient().config().clipNorm(),
+                    p.gradient().config().maxPhysicalBatch()), table.dimension(), classes, noise);
+        }
+    }
+
+    /**
+     * Each step's exact query on the cached rows: the sum of the clipped per-example gradients over the sampled rows
+     * (indices in the table's order, increasing, as the trainer samples them), summed per partition on the executors
+     * and merged on the driver in partition order (compensated).
+     */
+    public static DpSgdTrainer.BatchSums batchSums(Cached cached, double clip, int physicalBatch) {
+        long[] offsets = cached.offsets().clone();
+        int d = cached.dimension();
+        return (net, batch, step) -> {
+            SparkDpGd.Params params = SparkDpGd.Params.of(net);
+            int[] sampled = batch.clone();
+            List<Tuple2<Integer, Part>> parts = new ArrayList<>(cached.blocks().mapPartitionsWithIndex((Integer p, Iterator<Block> it) -> {
+                Part part = new Part(params.parameterCount());
+                while (it.hasNext()) {
+                    Block b = it.next();
+                    long off = offsets[p];
+                    int lo = lowerBound(sampled, off);
+                    int hi = lowerBound(sampled, off + b.rows());
+                    if (hi > lo) {
+                        int k = hi - lo;
+                        double[] x = new double[k * d];
+                        int[] y = new int[k];
+                        int[] all = new int[k];
+                        for (int t = 0; t < k; t++) {
+                            int local = (int) (sampled[lo + t] - off);
+                            System.arraycopy(b.rowMajor(), local * d, x, t * d, d);
+                            y[t] = b.codes()[local];
+                            all[t] = t;
+                        }
+                        DpSgdTrainer.ClippedSum s = DpSgdTrainer.clippedSum(params.network(), DenseMatrix.fromRowMajor(k, d, x), y, all,
+                                clip, physicalBatch, step);
+                        part.add(s);
+                        part.count += k;
+                    }
+                }
+                List<Tuple2<Integer, Part>> one = new ArrayList<>(1);
+                one.add(new Tuple2<>(p, part));
+                return one.iterator();
+            }, false).collect());
+            parts.sort(Comparator.comparing(Tuple2::_1));
+            Part total = new Part(params.parameterCount());
+            for (Tuple2<Integer, Part> t : parts) {
+                total.sums.merge(t._2().sums);
+                total.loss.merge(t._2().loss);
+                total.count += t._2().count;
+            }
+            if (total.count != batch.length) {
+                throw new IllegalStateException("a batch of " + batch.length + " rows was asked, " + total.count + " were found "
+                        + "(the table's rows changed between steps)");
+            }
+            Gradients sum = Gradients.zerosLike(net);
+            int at = 0;
+            for (double[] a : sum.arrays()) {
+                for (int k = 0; k < a.length; k++) {
+                    a[k] = total.sums.value(at++);
+                }
+            }
+            return new DpSgdTrainer.ClippedSum(sum, total.loss.value(0));
+        };
+    }
+
+    /** The first position in the increasing {@code a} whose value is at least {@code v}. */
+    static int lowerBound(int[] a, long v) {
+        int lo = 0;
+        int hi = a.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (a[mid] < v) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** A partition's part of a step's query. */
+    static final class Part implements Serializable {
+        private static final long serialVersionUID = 1L;
+        final CompensatedSums sums;
+        final CompensatedSums loss = new CompensatedSums(1);
+        long count;
+
+        Part(int parameters) {
+            sums = new CompensatedSums(parameters);
+        }
+
+        void add(DpSgdTrainer.ClippedSum s) {
+            int at = 0;
+            for (double[] a : s.sum().arrays()) {
+                for (double v : a) {
+                    sums.add(at++, v);
+                }
+            }
+            loss.add(0, s.lossSum());
+        }
+    }
+}

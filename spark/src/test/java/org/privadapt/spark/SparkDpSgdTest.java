@@ -1,0 +1,150 @@
+package org.privadapt.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.privadapt.spark.SparkTestSupport.CLASSES;
+import static org.privadapt.spark.SparkTestSupport.assertRelativelyClose;
+
+import java.util.Map;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.storage.StorageLevel;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.core.PrivateLearners;
+import org.privadapt.methods.core.PrivateTraining;
+import org.privadapt.methods.neighbours.ReleaseComparison;
+import org.privadapt.models.dp.DpSgdTrainer;
+import org.privadapt.models.nn.Network;
+import org.privadapt.privacy.NeighbouringRelation;
+import org.privadapt.privacy.noise.NoiseSource;
+
+/**
+ * DP-SGD with Poisson sampling, the rows on Spark (local[2]) and cached as blocks, against the in-process trainer: on
+ * the same seeded noise, with the rows in the same order, the trained network (linear, and with a hidden layer) is
+ * equal to 1e-9 relative on 1 and 3 partitions; a step's exact query over a sampled batch does not depend on the
+ * partitioning; on neighbours it moves by at most C (a row added to the batch) or 2C (a row of the batch replaced),
+ * and not at all when the changed row is not sampled; a label outside the classes and a table of another size than the
+ * plan's are refused.
+ */
+class SparkDpSgdTest {
+    static final double REL = 1e-9;
+    static SparkSession spark;
+    static SparkTestSupport.Rows data;
+
+    @AfterAll
+    static void report() {
+        SparkTestSupport.reportWorst("dp-sgd (Spark vs in-process, and across partitionings)");
+    }
+
+    @BeforeAll
+    static void start() {
+        spark = SparkTestSupport.spark();
+        data = SparkTestSupport.generate(240, 6, 12);
+    }
+
+    /** The rows as a table of {@code partitions} partitions in their original order. */
+    static SparkTable ordered(SparkTestSupport.Rows rows, int partitions) {
+        Dataset<Row> frame = rows.frame(spark);
+        Dataset<Row> sliced = spark.createDataFrame(new JavaSparkContext(spark.sparkContext())
+                .parallelize(frame.collectAsList(), partitions), frame.schema());
+        return SparkData.of(sliced, rows.featureNames(), "y");
+    }
+
+    static PrivateLearners.Plan plan(String classifier, int n, String learner) {
+        MethodConfig c = new MethodConfig(classifier, 4, 1, Map.of("learner", learner, "epochs", "2", "batch", "40", "lr", "0.1",
+                "hidden", "4", "clip", "0.5", "physical-batch", "16"));
+        return PrivateLearners.plan(c, n, data.dimension(), 3, 2.0, 1e-5, NeighbouringRelation.ADD_OR_REMOVE_ONE, null, 1);
+    }
+
+    static double[] flat(DpSgdTrainer.ClippedSum s) {
+        return java.util.Arrays.stream(s.sum().arrays()).flatMapToDouble(java.util.Arrays::stream).toArray();
+    }
+
+    @Test
+    void theTrainedNetworkEqualsTheInProcessOneOnTheSameSeededNoise() {
+        for (String classifier : new String[] {"lr", "dnn"}) {
+            PrivateLearners.Plan p = plan(classifier, data.rows().length, "dp-sgd");
+            assertThat(p.kind()).isEqualTo(PrivateLearners.Kind.DP_SGD);
+            assertThat(p.gradient().config().samplingRate()).isLessThan(0.5);
+            assertThat(p.gradient().config().steps()).isGreaterThan(5);
+            Network local = PrivateLearners.train(p, data.matrix(), data.codes(CLASSES), CLASSES, NoiseSource.seeded(6));
+            for (int partitions : new int[] {1, 3}) {
+                Network distributed = SparkDpSgd.train(p, ordered(data, partitions), CLASSES, NoiseSource.seeded(6));
+                for (int l = 0; l < local.layers(); l++) {
+                    String what = classifier + " on " + partitions + " partition(s), layer " + l;
+                    assertRelativelyClose(distributed.weights(l).data(), local.weights(l).data(), REL, what + " weights");
+                    assertRelativelyClose(distributed.bias(l), local.bias(l), REL, what + " bias");
+                }
+            }
+        }
+        // dp-gd (q = 1) through the same path equals the full-batch SparkDpGd
+        PrivateLearners.Plan gd = plan("lr", data.rows().length, "dp-gd");
+        Network a = SparkDpSgd.train(gd, ordered(data, 2), CLASSES, NoiseSource.seeded(8));
+        Network b = SparkDpGd.train(gd, data.table(spark, 3), CLASSES, NoiseSource.seeded(8));
+        assertRelativelyClose(a.weights(0).data(), b.weights(0).data(), REL, "dp-gd weights");
+    }
+
+    static int[] sample(int n, int every) {
+        return java.util.stream.IntStream.range(0, n).filter(i -> i % every == 1).toArray();
+    }
+
+    @Test
+    void aStepsQueryDoesNotDependOnThePartitioning() {
+        PrivateLearners.Plan p = plan("dnn", data.rows().length, "dp-sgd");
+        Network net = PrivateTraining.initial(p.gradient(), data.dimension(), CLASSES);
+        double clip = p.gradient().config().clipNorm();
+        int[] batch = sample(data.rows().length, 3);
+        DpSgdTrainer.ClippedSum local = DpSgdTrainer.clippedSum(net, data.matrix(), data.codes(CLASSES), batch, clip, 16, 0);
+        for (int partitions : new int[] {1, 2, 7}) {
+            try (SparkDpSgd.Cached c = SparkDpSgd.cache(ordered(data, partitions), CLASSES, StorageLevel.MEMORY_ONLY())) {
+                DpSgdTrainer.ClippedSum s = SparkDpSgd.batchSums(c, clip, 16).sum(net, batch, 0);
+                assertRelativelyClose(flat(s), flat(local), REL, partitions + " partition(s) vs in process");
+                assertRelativelyClose(new double[] {s.lossSum()}, new double[] {local.lossSum()}, REL, "loss");
+            }
+        }
+    }
+
+    /** Neighbours for one step's query over a fixed sampled batch (the methods harness's check). */
+    @Test
+    void onNeighboursAStepsQueryMovesByAtMostTheClipOrTwiceAndNotAtAllWhenTheRowIsNotSampled() {
+        PrivateLearners.Plan p = plan("dnn", data.rows().length, "dp-sgd");
+        Network net = PrivateTraining.initial(p.gradient(), data.dimension(), CLASSES);
+        double clip = p.gradient().config().clipNorm();
+        int n = data.rows().length;
+        double[] far = {50, -50, 50, -50, 50, -50};
+        int[] batch = sample(n, 3);
+        double[] base = query(data, net, clip, batch);
+        int[] withNew = java.util.Arrays.copyOf(batch, batch.length + 1);
+        withNew[batch.length] = n; // the added record is sampled
+        double[] added = query(data.plus(far, "c"), net, clip, withNew);
+        ReleaseComparison.assertWithin(ReleaseComparison.l2(base, added), clip, 1e-12, "add a sampled row");
+        assertThat(ReleaseComparison.l2(base, added)).isGreaterThan(0.5 * clip);
+        double[] notSampled = query(data.plus(far, "c"), net, clip, batch);
+        assertThat(notSampled).as("an added row that is not sampled").isEqualTo(base);
+        double[] replaced = query(data.replacing(batch[4], far, "b"), net, clip, batch);
+        ReleaseComparison.assertWithin(ReleaseComparison.l2(base, replaced), 2 * clip, 1e-12, "replace a sampled row");
+        double[] replacedOut = query(data.replacing(batch[4] + 1, far, "b"), net, clip, batch);
+        assertThat(replacedOut).as("a replaced row that is not sampled").isEqualTo(base);
+    }
+
+    static double[] query(SparkTestSupport.Rows rows, Network net, double clip, int[] batch) {
+        try (SparkDpSgd.Cached c = SparkDpSgd.cache(ordered(rows, 3), CLASSES, StorageLevel.MEMORY_ONLY())) {
+            return flat(SparkDpSgd.batchSums(c, clip, 16).sum(net, batch, 0));
+        }
+    }
+
+    @Test
+    void aLabelOutsideTheClassesOrAnotherRowCountIsRefused() {
+        PrivateLearners.Plan p = plan("lr", data.rows().length, "dp-sgd");
+        assertThatThrownBy(() -> SparkDpSgd.train(p, ordered(data, 2), java.util.List.of("a", "b"), NoiseSource.seeded(1)))
+                .hasMessageContaining("outside the declared classes");
+        PrivateLearners.Plan other = plan("lr", data.rows().length + 5, "dp-sgd");
+        assertThatThrownBy(() -> SparkDpSgd.train(other, ordered(data, 2), CLASSES, NoiseSource.seeded(1)))
+                .hasMessageContaining("rows (public)");
+    }
+}
