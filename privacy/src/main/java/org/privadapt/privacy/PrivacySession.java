@@ -25,6 +25,9 @@ public final class PrivacySession {
     private final NoiseSource noise;
     private final BudgetLedger ledger;
     private final List<DpEvent> charged = new ArrayList<>();
+    /** While staging ({@link #stage}): the ledger charges checked but not yet written; null otherwise. */
+    private List<BudgetLedger.Charge> pending;
+    private int chargedAtStaging;
 
     public PrivacySession(String party, PrivacyBudget target, NeighbouringRelation relation, NoiseSource noise, BudgetLedger ledger) {
         this.party = party;
@@ -191,10 +194,69 @@ public final class PrivacySession {
             return;
         }
         List<DpEvent> events = checkRun(plan);
-        if (ledger != null) {
+        if (pending != null) { // staging: checked with what is staged already, written by commitStaged
+            List<BudgetLedger.Charge> more = ledgerCharges(plan);
+            if (ledger != null) {
+                List<BudgetLedger.Charge> all = new ArrayList<>(pending);
+                all.addAll(more);
+                ledger.check(all);
+            }
+            pending.addAll(more);
+        } else if (ledger != null) {
             ledger.chargeAll(ledgerCharges(plan));
         }
         charged.addAll(events);
+    }
+
+    /**
+     * Starts staging: from now on {@link #chargeAll} checks each plan as it would charge it (this run's target, then the
+     * ledger's budget with everything staged so far: a refusal still comes before the plan's noise) but writes nothing
+     * to the ledger; {@link #commitStaged} writes what was staged, {@link #abortStaged} drops it. For one run that
+     * charges two parties one after the other (PRIMA: the target's release, then the source's model, whose plan
+     * depends on the release): both parties' plans are checked before either ledger is written, so that a refusal of
+     * the second party leaves the first's ledger untouched (check everything, then charge all or nothing). Nothing
+     * computed while staging may leave the run before the commit.
+     */
+    public void stage() {
+        if (pending != null) {
+            throw new IllegalStateException(party + ": already staging");
+        }
+        pending = new ArrayList<>();
+        chargedAtStaging = charged.size();
+    }
+
+    /** Drops what was staged (nothing was written); this session's own record forgets it too. */
+    public void abortStaged() {
+        if (pending != null) {
+            charged.subList(chargedAtStaging, charged.size()).clear();
+            pending = null;
+        }
+    }
+
+    /**
+     * Writes what the sessions staged: first every session's staged charges are checked against its ledger again
+     * (under the ledger's lock: another process may have charged it meanwhile), then each is written as one atomic
+     * plan. A refusal in the checks writes nothing to any ledger. Two ledgers are two files: a concurrent writer that
+     * charges the second ledger between its check and its write makes that write fail after the first was written
+     * (as for G-DPDA); the first ledger then overstates, never understates, what left its party.
+     *
+     * @throws BudgetExceededException when a party's staged charges no longer fit its ledger; nothing written then
+     */
+    public static void commitStaged(PrivacySession... sessions) throws BudgetExceededException, BudgetLedger.LedgerException {
+        for (PrivacySession s : sessions) {
+            if (s.pending == null) {
+                throw new IllegalStateException(s.party + ": not staging");
+            }
+            if (s.ledger != null && !s.pending.isEmpty()) {
+                s.ledger.check(s.pending);
+            }
+        }
+        for (PrivacySession s : sessions) {
+            if (s.ledger != null && !s.pending.isEmpty()) {
+                s.ledger.chargeAll(s.pending);
+            }
+            s.pending = null;
+        }
     }
 
     /**
@@ -210,7 +272,9 @@ public final class PrivacySession {
         }
         checkRun(plan);
         if (ledger != null) {
-            ledger.check(ledgerCharges(plan));
+            List<BudgetLedger.Charge> all = new ArrayList<>(pending == null ? List.of() : pending);
+            all.addAll(ledgerCharges(plan));
+            ledger.check(all);
         }
     }
 

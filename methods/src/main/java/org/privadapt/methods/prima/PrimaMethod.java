@@ -14,6 +14,7 @@ import org.privadapt.methods.core.MethodConfig;
 import org.privadapt.methods.core.PrivacyContext;
 import org.privadapt.models.Metrics;
 import org.privadapt.privacy.BudgetExceededException;
+import org.privadapt.privacy.PrivacySession;
 import org.privadapt.privacy.ledger.BudgetLedger;
 
 /**
@@ -107,6 +108,11 @@ public final class PrimaMethod implements AdaptationMethod {
         PrimaConfig cfg = config(config, task.preprocessing());
         String runId = "run-" + config.seed();
         org.privadapt.methods.core.TargetRefinements.mode(config); // a misspelt option fails before anything is spent
+        // one run charges both parties, the source's plan depending on the target's release: stage both, and write
+        // either ledger only once both plans passed their checks (a refusal of the source leaves the target untouched)
+        privacy.target().stage();
+        privacy.source().stage();
+        boolean committed = false;
         try {
             TargetRelease release = Prima.release(task.target(), cfg, task.preprocessing(), name, config.seed(), runId,
                     privacy.target());
@@ -122,6 +128,8 @@ public final class PrimaMethod implements AdaptationMethod {
             if (refined != null) {
                 pred = refined.predict(task.evaluation().features());
             }
+            PrivacySession.commitStaged(privacy.target(), privacy.source());
+            committed = true;
             double acc = Metrics.accuracy(pred, Classifiers.truthFor(shipped.classNames(), task.evaluation()));
             Map<String, Object> diag = new LinkedHashMap<>(Prima.describe(release));
             diag.putAll(refinement.diagnostics());
@@ -129,6 +137,11 @@ public final class PrimaMethod implements AdaptationMethod {
                     Map.of("source", privacy.source().spent(), "target", privacy.target().spent()), diag);
         } catch (ArtifactException e) {
             throw new IllegalStateException("artifact round trip failed: " + e.getMessage(), e);
+        } finally {
+            if (!committed) {
+                privacy.target().abortStaged();
+                privacy.source().abortStaged();
+            }
         }
     }
 }

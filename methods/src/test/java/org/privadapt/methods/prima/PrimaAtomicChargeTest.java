@@ -62,4 +62,46 @@ class PrimaAtomicChargeTest {
         assertThat(snap.entries().get(0).epsilonAfter()).isLessThan(snap.entries().get(1).epsilonAfter());
         assertThat(snap.epsilonSpent()).isLessThanOrEqualTo(2.0);
     }
+
+    /**
+     * One run charges both parties (the target's release, then the source's model): a source ledger that cannot pay
+     * the source's plan leaves the target's ledger byte for byte unchanged (before the staging the target's release
+     * stayed charged with nothing released to anyone); a run both ledgers can pay writes both, as before.
+     */
+    @Test
+    void aRunWhoseSourceIsRefusedLeavesTheTargetsLedgerUntouched() throws Exception {
+        AdaptationTask t = PrimaPipelineTest.task();
+        org.privadapt.methods.core.MethodConfig mc = PrimaPipelineTest.config("lr");
+        Path tl = dir.resolve("run-t.ledger");
+        BudgetLedger tLedger = BudgetLedger.openOrCreate(tl, "target", new PrivacyBudget(4.0, 1e-5), AR);
+        byte[] before = Files.readAllBytes(tl);
+        Path sl = dir.resolve("run-s.ledger");
+        BudgetLedger sLedger = BudgetLedger.openOrCreate(sl, "source", new PrivacyBudget(1.0, 1e-5), AR);
+        byte[] sBefore = Files.readAllBytes(sl);
+        org.privadapt.methods.core.PrivacyContext ctx = new org.privadapt.methods.core.PrivacyContext(
+                new PrivacySession("source", new PrivacyBudget(2.0, 1e-5), AR, NoiseSource.seeded(2), sLedger),
+                new PrivacySession("target", new PrivacyBudget(2.0, 1e-5), AR, NoiseSource.seeded(1), tLedger));
+        assertThatThrownBy(() -> PrimaMethod.prima().run(t, mc, ctx)).isInstanceOf(BudgetExceededException.class);
+        assertThat(Files.readAllBytes(tl)).as("the target's ledger").isEqualTo(before);
+        assertThat(Files.readAllBytes(sl)).as("the source's ledger").isEqualTo(sBefore);
+        assertThat(ctx.target().events()).isEmpty();
+        assertThat(ctx.source().events()).isEmpty();
+
+        // both can pay: both written, each with its plan (the target's two releases, the source's two)
+        Path sl2 = dir.resolve("run-s2.ledger");
+        BudgetLedger sLedger2 = BudgetLedger.openOrCreate(sl2, "source", new PrivacyBudget(4.0, 1e-5), AR);
+        org.privadapt.methods.core.PrivacyContext ok = new org.privadapt.methods.core.PrivacyContext(
+                new PrivacySession("source", new PrivacyBudget(2.0, 1e-5), AR, NoiseSource.seeded(2), sLedger2),
+                new PrivacySession("target", new PrivacyBudget(2.0, 1e-5), AR, NoiseSource.seeded(1), tLedger));
+        org.privadapt.methods.core.AdaptationOutcome out = PrimaMethod.prima().run(t, mc, ok);
+        assertThat(BudgetLedger.open(tl).read().entries()).hasSize(2);
+        assertThat(BudgetLedger.open(sl2).read().entries()).hasSize(2);
+        assertThat(BudgetLedger.open(tl).read().epsilonSpent()).isLessThanOrEqualTo(2.0);
+        assertThat(out.privacy().get("target").epsilon()).isEqualTo(ok.target().spent().epsilon()).isGreaterThan(1.0);
+        // the same seeds without ledgers give the same model (staging changes nothing but when the ledgers are written)
+        org.privadapt.methods.core.AdaptationOutcome free = PrimaMethod.prima().run(t, mc, new org.privadapt.methods.core.PrivacyContext(
+                new PrivacySession("source", new PrivacyBudget(2.0, 1e-5), AR, NoiseSource.seeded(2), null),
+                new PrivacySession("target", new PrivacyBudget(2.0, 1e-5), AR, NoiseSource.seeded(1), null)));
+        assertThat(free.predictions()).isEqualTo(out.predictions());
+    }
 }
