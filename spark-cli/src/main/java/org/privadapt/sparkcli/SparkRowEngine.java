@@ -127,6 +127,12 @@ public final class SparkRowEngine implements RowEngine {
             return org.privadapt.spark.SparkDpot.release(table, classes, cfg, session, runId, preprocessing);
         }
 
+        @Override
+        public long[] correct(SourceModel model, String runId) throws DataException {
+            requireClasses(model.classNames());
+            return org.privadapt.spark.SparkEvaluation.correct(table, model, runId);
+        }
+
         /** A label outside the given classes is bad input: refused before anything is charged, naming the data. */
         private void requireClasses(List<String> classes) throws DataException {
             long outside = SparkPrimaTrain.outsideClasses(table, classes);

@@ -233,6 +233,50 @@ class SparkEngineCliTest {
         assertThat(ledger).doesNotExist();
     }
 
+    /**
+     * {@code run --engine spark}: PRIMA and PRISA (learner ncm, lda) with both parties' rows on Spark give the in-process
+     * run's accuracy and spend on the same seed; a source ledger too small for its plan leaves both ledgers unwritten.
+     */
+    @Test
+    void theRunOnSparkGivesTheInProcessRunsAccuracyAndSpend() throws Exception {
+        Path[] src = sourceFiles();
+        com.fasterxml.jackson.databind.ObjectMapper om = new com.fasterxml.jackson.databind.ObjectMapper();
+        for (List<String> extra : List.of(List.of("--method", "prima", "--param", "learner=ncm"),
+                List.of("--method", "prisa", "--param", "learner=lda", "--preprocess", "l2,scale=3"))) {
+            List<String> common = new ArrayList<>(List.of("run", "--epsilon", "2", "--seed", "11", "--label-column", "y", "--json"));
+            common.addAll(extra);
+            List<String> in = new ArrayList<>(common);
+            in.addAll(List.of("--source", src[0].toString(), "--target", csv.toString(), "--source-public", "classes"));
+            SparkCliSupport.Result a = SparkCliSupport.run(in);
+            assertThat(a.code()).as(extra + " in process: " + a.err()).isZero();
+            com.fasterxml.jackson.databind.JsonNode r = om.readTree(a.out()).path("results").get(0);
+            for (String[] data : List.of(new String[] {"parquet:" + src[1], "parquet:" + parquet}, new String[] {"csv:" + src[0], "csv:" + csv})) {
+                List<String> sp = new ArrayList<>(common);
+                sp.addAll(List.of("--source", data[0], "--target", data[1], "--classes", "a,b,c", "--engine", "spark", "--spark-master",
+                        "local[2]", "--feature-columns", String.join(",", SparkCliSupport.featureNames(D))));
+                SparkCliSupport.Result b = SparkCliSupport.run(sp);
+                assertThat(b.code()).as(extra + " " + data[0] + ": " + b.err()).isZero();
+                com.fasterxml.jackson.databind.JsonNode j = om.readTree(b.out());
+                assertThat(j.path("accuracy").asDouble()).as(extra + " accuracy").isEqualTo(r.path("accuracy_mean").asDouble());
+                for (String party : List.of("source", "target")) {
+                    assertThat(j.path("privacy").path(party).path("epsilon").asDouble()).as(party)
+                            .isCloseTo(r.path("privacy").path(party).path("epsilon").asDouble(), org.assertj.core.api.Assertions.within(1e-9));
+                }
+            }
+        }
+        // the source's ledger cannot pay its plan: refused (exit 4), and the target's ledger is not written either
+        Path sl = dir.resolve("run-source.ledger");
+        Path tl = dir.resolve("run-target.ledger");
+        List<String> a = new ArrayList<>(List.of("run", "--method", "prima", "--param", "learner=ncm", "--epsilon", "2", "--seed", "11",
+                "--label-column", "y", "--source", "parquet:" + src[1], "--target", "parquet:" + parquet, "--classes", "a,b,c",
+                "--engine", "spark", "--spark-master", "local[2]", "--feature-columns", String.join(",", SparkCliSupport.featureNames(D)),
+                "--source-ledger", sl.toString(), "--target-ledger", tl.toString(), "--source-budget", "1"));
+        SparkCliSupport.Result r = SparkCliSupport.run(a);
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.BUDGET);
+        assertThat(sl).doesNotExist();
+        assertThat(tl).doesNotExist();
+    }
+
     @Test
     void theSourceTrainingRefusesBeforeAnyChargeALabelOutsideTheClassesAndALearnerThatIsNotASum() throws Exception {
         Path[] src = sourceFiles();
@@ -318,7 +362,7 @@ class SparkEngineCliTest {
         String data = "parquet:" + parquet;
         for (List<String> cmd : List.of(
                 List.of("source", "release", "--method", "dp-uda-gmm", "--data", data, "--epsilon", "1", "--out", never),
-                List.of("run", "--method", "prima", "--source", data, "--target", data))) {
+                List.of("source", "release", "--method", "dp-uda-gmm", "--data", data, "--epsilon", "2", "--out", never))) {
             List<String> a = new ArrayList<>(cmd);
             a.addAll(List.of("--engine", "spark", "--feature-columns", "f0"));
             SparkCliSupport.Result r = SparkCliSupport.run(a);

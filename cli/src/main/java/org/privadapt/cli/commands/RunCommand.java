@@ -30,6 +30,7 @@ import org.privadapt.methods.core.AdaptationTask;
 import org.privadapt.methods.core.MethodConfig;
 import org.privadapt.methods.core.Methods;
 import org.privadapt.methods.core.TaskPreparation;
+import org.privadapt.methods.prima.PrimaMethod;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -80,6 +81,11 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--target-budget", paramLabel = "E", description = "Total epsilon of a new target ledger (default: the run's); an existing ledger keeps its stored budget.")
     Double targetBudget;
 
+    @Option(names = "--classes", split = ",", paramLabel = "NAME",
+            description = "--engine spark: the class set, in this order, declared public (never read from the rows); a row "
+                    + "whose label is not among them is refused before anything is charged.")
+    List<String> classes = List.of();
+
     @Mixin
     PrivacyOptions privacy;
 
@@ -97,6 +103,12 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (engine.spark()) {
+            return runOnSpark();
+        }
+        if (!classes.isEmpty()) {
+            throw new UsageException("--classes applies with --engine spark (in process: --source-public classes)");
+        }
         engine.refuseSpark("run");
         MethodConfig config = methodOptions.config(Map.of());
         int runs = methodOptions.runs;
@@ -198,6 +210,120 @@ public final class RunCommand implements Callable<Integer> {
             if (refine != null) {
                 out.printf(Locale.ROOT, "refine:        %s%n", refine);
             }
+        }
+        return ExitCodes.OK;
+    }
+
+    /**
+     * {@code --engine spark}: PRIMA/PRISA (and the PRIMA ablations) with the source's learner ncm or lda, both parties'
+     * rows on Spark: the target's release ({@code SparkPrima.release}), the source's model ({@code SparkPrimaTrain.train},
+     * from the release's artifact as shipped) and the target's evaluation of the model it received (a count on Spark),
+     * with the same sessions, seeds and ledgers as in process, both parties staged and committed together (neither
+     * ledger is written unless both plans fit). One run; no refinement (it needs the target's rows in one place).
+     */
+    private Integer runOnSpark() throws Exception {
+        if (methodOptions.runs != 1) {
+            throw new UsageException("--engine spark runs once (--runs 1)");
+        }
+        if (targetEval != null) {
+            throw new UsageException("--engine spark evaluates on TARGET's labelled rows; --target-eval applies in process");
+        }
+        PrimaMethod m = TargetCommand.primaMethod(method);
+        MethodConfig config = methodOptions.config(Map.of());
+        methodOptions.checkNames(List.of(m), java.util.Set.of());
+        String refine = config.params().getOrDefault("refine", "none");
+        if (!refine.equals("none")) {
+            throw new UsageException("--engine spark: refine=" + refine + " needs the target's rows in one place; run it in process");
+        }
+        privacy.validate(true);
+        output.requireWritable(null);
+        SourceCommand.Train.checkClasses(classes, true, data);
+        int d = engine.featureColumns().size();
+        DefaultPreprocessing.Choice preDefault = preprocess == null ? DefaultPreprocessing.forPrivate(d) : null;
+        Preprocessing steps = Runs.preprocessing(preprocess != null ? preprocess : preDefault.spec());
+        if (!steps.dataDependentSteps().isEmpty()) {
+            throw new UsageException("preprocessing step(s) " + steps.dataDependentSteps() + " would be fitted on a party's private "
+                    + "rows outside the privacy accounting; use row-local steps (l1, l2, clip=B, scale=K, minmax=LO:HI, none)");
+        }
+        String pre = steps.spec();
+        org.privadapt.methods.prima.PrimaConfig cfg;
+        try {
+            cfg = m.config(config, pre);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(m.name() + ": " + e.getMessage(), e);
+        }
+        org.privadapt.cli.engine.RowEngine eng = org.privadapt.cli.engine.EngineOptions.sparkEngine(
+                spec.root().commandLine().getParseResult().originalArgs());
+        String srcSpec = org.privadapt.cli.engine.EngineOptions.sparkData(source);
+        String tgtSpec = org.privadapt.cli.engine.EngineOptions.sparkData(target);
+        String runId = "run-" + config.seed();
+        try (org.privadapt.cli.engine.RowEngine.PartyRows tgt = eng.open(new org.privadapt.cli.engine.RowEngine.Request(tgtSpec,
+                engine.featureColumns(), data.labelColumn(), pre, engine.master()));
+             org.privadapt.cli.engine.RowEngine.PartyRows src = eng.open(new org.privadapt.cli.engine.RowEngine.Request(srcSpec,
+                     engine.featureColumns(), data.labelColumn(), pre, engine.master()))) {
+            DeltaPolicy.check("source", privacy.delta(), (int) Math.min(Integer.MAX_VALUE, src.size()), privacy.allowLargeDelta,
+                    spec.commandLine().getErr());
+            DeltaPolicy.check("target", privacy.delta(), (int) Math.min(Integer.MAX_VALUE, tgt.size()), privacy.allowLargeDelta,
+                    spec.commandLine().getErr());
+            org.privadapt.methods.core.PrivacyContext ctx = privacy.context(0, sourceLedger, targetLedger, sourceBudget, targetBudget);
+            org.privadapt.data.PublicFacts declared = privacy.declared("source")
+                    .declaring(new org.privadapt.data.PublicFacts(null, "declared by the user (--classes)", null, false));
+            ctx.target().stage();
+            ctx.source().stage();
+            org.privadapt.methods.prima.SourceModel model;
+            boolean committed = false;
+            try {
+                org.privadapt.methods.prima.TargetRelease release = tgt.targetRelease(cfg, pre, m.name(), runId, ctx.target());
+                org.privadapt.methods.prima.TargetRelease received = org.privadapt.methods.prima.TargetRelease.fromArtifact(
+                        org.privadapt.methods.artifacts.Artifact.parse("release", release.toArtifact().toBytes(), "release"), "release");
+                try {
+                    model = src.sourceModel(received, config, classes, declared, ctx.source());
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(m.name() + ": " + e.getMessage(), e);
+                }
+                org.privadapt.privacy.PrivacySession.commitStaged(ctx.target(), ctx.source());
+                committed = true;
+            } finally {
+                if (!committed) {
+                    ctx.target().abortStaged();
+                    ctx.source().abortStaged();
+                }
+            }
+            long[] correct = tgt.correct(model, runId);
+            double accuracy = (double) correct[0] / correct[1];
+            Map<String, Object> summary = new LinkedHashMap<>();
+            summary.put("command", "run");
+            summary.put("engine", "spark");
+            summary.put("method", m.name());
+            summary.put("learner", model.privacy().path("training").path("learner").asText(""));
+            summary.put("source_rows", src.size());
+            summary.put("target_rows", tgt.size());
+            summary.put("dimension", d);
+            summary.put("preprocess", pre);
+            summary.put("accuracy", accuracy);
+            Map<String, Object> spent = new LinkedHashMap<>();
+            for (org.privadapt.privacy.PrivacySession s : List.of(ctx.source(), ctx.target())) {
+                spent.put(s.party(), Map.of("epsilon", s.spent().epsilon(), "delta", s.spent().delta(), "private", s.isPrivate()));
+            }
+            summary.put("privacy", spent);
+            PrintWriter out = spec.commandLine().getOut();
+            if (output.json) {
+                out.println(Json.write(summary));
+            } else {
+                out.printf(Locale.ROOT, "task:          %s -> %s (%s, on Spark)%n", source, target, m.name());
+                out.printf(Locale.ROOT, "source:        %d x %d, %d classes (given)%n", src.size(), d, classes.size());
+                out.printf(Locale.ROOT, "target:        %d x %d%n", tgt.size(), d);
+                out.printf(Locale.ROOT, "preprocessing: %s (row-local, on the executors)%n", pre);
+                out.printf(Locale.ROOT, "accuracy:      %.2f %% on the target (%d of %d rows)%n", 100 * accuracy, correct[0], correct[1]);
+                for (org.privadapt.privacy.PrivacySession s : List.of(ctx.source(), ctx.target())) {
+                    out.printf(Locale.ROOT, "privacy:       %s spent epsilon %s, delta %s%s%n", s.party(), Runs.formatNumber(s.spent().epsilon()),
+                            Runs.formatNumber(s.spent().delta()), s.isPrivate() ? "" : " -- seeded noise: NOT differentially private");
+                }
+            }
+        }
+        if (preDefault != null && !output.json) {
+            spec.commandLine().getErr().println("privadapt: preprocessing " + preDefault.spec() + " (default for "
+                    + preDefault.reason() + "; --preprocess to change)");
         }
         return ExitCodes.OK;
     }

@@ -80,6 +80,14 @@ public interface RowEngine {
                                                            PrivacySession session, String runId, String preprocessing)
                 throws DataException, BudgetExceededException, BudgetLedger.LedgerException;
 
+        /**
+         * The target's evaluation of a received PRIMA/PRISA model on these labelled rows (not a release: the result
+         * stays with the target): {@code {rows predicted their label, rows}}.
+         *
+         * @throws DataException naming the data when a row's label is outside the model's classes
+         */
+        long[] correct(SourceModel model, String runId) throws DataException;
+
         @Override
         void close();
     }
