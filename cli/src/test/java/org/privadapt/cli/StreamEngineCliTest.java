@@ -102,6 +102,86 @@ class StreamEngineCliTest {
         System.out.printf("privadapt-stream: target release, streamed vs in process: largest relative difference %.2g%n", worst);
     }
 
+    /**
+     * {@code source train --engine stream} (learner ncm or lda, the class set given): the model artifact, the ledger
+     * and the summary equal the in-process command's on the same seed, for blocks of 1, 7, more than n rows and the
+     * default; a label outside the classes in the last block is refused before anything is charged.
+     */
+    @Test
+    void theStreamedSourceTrainingEqualsTheInProcessOneAndChargesTheSameLedger() throws Exception {
+        SplittableRandom r = new SplittableRandom(47);
+        StringBuilder sb = new StringBuilder("f0,f1,f2,f3,f4,f5,y\n");
+        for (int i = 0; i < 330; i++) {
+            int c = i % 3;
+            double scale = Math.pow(10, r.nextDouble(-1, 1));
+            for (int j = 0; j < D; j++) {
+                sb.append(Double.toString(scale * (r.nextGaussian() + (j % 3 == c ? 1.2 : 0.0)))).append(',');
+            }
+            sb.append("abc".charAt(c)).append('\n');
+        }
+        Path source = dir.resolve("source.csv");
+        Files.writeString(source, sb.toString(), StandardCharsets.UTF_8);
+        record Case(String name, String method, List<String> release, List<String> train) {
+        }
+        List<Case> cases = List.of(
+                new Case("prima-ncm", "prima", List.of(), List.of("--param", "learner=ncm")),
+                new Case("prisa-lda-vote", "prisa", List.of("--preprocess", "l2,scale=3", "--param", "ensemble=vote"),
+                        List.of("--param", "learner=lda")),
+                new Case("prima-random-replace", "prima", List.of("--preprocess", "clip=4", "--param", "partitioning=random",
+                        "--param", "block-size=2", "--relation", "replace"), List.of("--param", "learner=ncm", "--relation", "replace")));
+        double worst = 0;
+        for (Case c : cases) {
+            Path rel = dir.resolve("st-" + c.name + "-release.json");
+            CliHarness.Result made = run(release(c.method, csv, rel, dir.resolve("st-" + c.name + "-t.ledger"), c.release));
+            assertThat(made.code()).as(made.err()).isZero();
+            List<String> base = new ArrayList<>(List.of("source", "train", "--data", source.toString(), "--release", rel.toString(),
+                    "--classes", "a,b,c", "--label-column", "y", "--epsilon", "2", "--delta", "1e-5", "--seed", "13"));
+            base.addAll(c.train);
+            Path inOut = dir.resolve("st-" + c.name + "-in.json");
+            Path inLedger = dir.resolve("st-" + c.name + "-in.ledger");
+            List<String> a = new ArrayList<>(base);
+            a.addAll(List.of("--ledger", inLedger.toString(), "--out", inOut.toString()));
+            CliHarness.Result in = run(a);
+            assertThat(in.code()).as(c.name + " in process: " + in.err()).isZero();
+            assertThat(in.out()).contains("330 source rows, 3 classes");
+            for (String chunk : List.of("1", "7", "1000", "default")) {
+                String tag = "st-" + c.name + "-" + chunk;
+                Path out = dir.resolve(tag + ".json");
+                Path ledger = dir.resolve(tag + ".ledger");
+                a = new ArrayList<>(base);
+                a.addAll(List.of("--ledger", ledger.toString(), "--out", out.toString(), "--engine", "stream"));
+                if (!chunk.equals("default")) {
+                    a.addAll(List.of("--chunk-rows", chunk));
+                }
+                CliHarness.Result st = run(a);
+                assertThat(st.code()).as(tag + ": " + st.err()).isZero();
+                assertThat(st.out()).isEqualTo(in.out().replace(inOut.toString(), out.toString()));
+                worst = Math.max(worst, compare(inOut, out));
+                worst = Math.max(worst, compare(inLedger, ledger));
+            }
+        }
+        System.out.printf("privadapt-stream: source train, streamed vs in process: largest relative difference %.2g%n", worst);
+        // a label outside the classes in the last block, a gradient learner: refused before any charge
+        List<String> lines = new ArrayList<>(Files.readAllLines(source));
+        lines.set(329, lines.get(329).replaceAll(",[abc]$", ",z"));
+        Path bad = dir.resolve("source-bad.csv");
+        Files.write(bad, lines);
+        Path rel = dir.resolve("st-prima-ncm-release.json");
+        Path out = dir.resolve("st-never.json");
+        Path ledger = dir.resolve("st-never.ledger");
+        CliHarness.Result res = run(List.of("source", "train", "--data", bad.toString(), "--release", rel.toString(), "--classes", "a,b,c",
+                "--label-column", "y", "--epsilon", "2", "--param", "learner=ncm", "--ledger", ledger.toString(), "--out", out.toString(),
+                "--engine", "stream", "--chunk-rows", "64"));
+        assertThat(res.code()).as(res.err()).isEqualTo(ExitCodes.DATA);
+        assertThat(res.err().lines().toList()).singleElement().asString().contains(bad.toString()).contains("'z'");
+        res = run(List.of("source", "train", "--data", source.toString(), "--release", rel.toString(), "--classes", "a,b,c",
+                "--label-column", "y", "--epsilon", "2", "--param", "learner=dp-sgd", "--ledger", ledger.toString(), "--out", out.toString(),
+                "--engine", "stream"));
+        assertThat(res.code()).as(res.err()).isEqualTo(ExitCodes.USAGE);
+        assertThat(out).doesNotExist();
+        assertThat(ledger).doesNotExist();
+    }
+
     @Test
     void badInputIsRefusedAsInProcessBeforeAnyChargeEvenInTheLastBlock() throws Exception {
         List<String> lines = new ArrayList<>(Files.readAllLines(csv));
@@ -154,8 +234,11 @@ class StreamEngineCliTest {
                 "--out", out.toString(), "--engine", "stream"));
         assertThat(res.code()).as(res.err()).isEqualTo(ExitCodes.USAGE);
         assertThat(res.err()).contains("--engine inprocess");
+        res = run(List.of("source", "train", "--release", "r.json", "--data", csv.toString(), "--epsilon", "1", "--out", out.toString(),
+                "--engine", "stream"));
+        assertThat(res.code()).as(res.err()).isEqualTo(ExitCodes.USAGE);
+        assertThat(res.err()).contains("--engine stream: name the class set (--classes");
         for (List<String> cmd : List.of(
-                List.of("source", "train", "--release", "r.json", "--data", csv.toString(), "--epsilon", "1", "--out", out.toString()),
                 List.of("run", "--method", "prima", "--source", csv.toString(), "--target", csv.toString()))) {
             List<String> a = new ArrayList<>(cmd);
             a.addAll(List.of("--engine", "stream"));

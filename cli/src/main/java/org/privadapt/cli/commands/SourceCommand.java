@@ -125,19 +125,23 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
         public Integer call() throws Exception {
             party.validate();
             boolean onSpark = engine.spark();
-            if (engine.stream()) {
-                engine.refuseSpark("source train");
-            }
+            boolean streamed = engine.stream();
             if (!classifier.equals("lr") && !classifier.equals("dnn")) {
                 throw new UsageException("--classifier must be lr or dnn, got '" + classifier + "'");
             }
             checkClasses(classes, onSpark, data);
+            if (streamed && classes.isEmpty()) {
+                throw new UsageException("--engine stream: name the class set (--classes a,b,c): it is public and never read from the rows");
+            }
             PartyOptions.requireWritable(out, "--out");
             TargetRelease release = TargetRelease.fromArtifact(Artifact.read(releaseFile, "release"), releaseFile.toString());
             checkParams("source train", org.privadapt.methods.core.PrivateLearners.ALL, params);
             MethodConfig mc = new MethodConfig(classifier, 0.0, 1L, params);
             if (onSpark) {
                 return trainOnSpark(release, mc);
+            }
+            if (streamed) {
+                return trainStreamed(release, mc);
             }
             Dataset source = TargetCommand.prepare(data, dataRef, DataSpecs.Role.SOURCE, release.preprocessing(), "source")
                     .withPublicFacts(declared());
@@ -188,6 +192,48 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
                 model.toArtifact(TargetCommand.runId(party)).write(out);
                 report(release, model, session, rows.size());
             }
+            return ExitCodes.OK;
+        }
+
+        /**
+         * {@code --engine stream}: the same model from a file read in blocks ({@code StreamedPrimaTrain}, learner ncm or
+         * lda): every row checked before the charge (the loader's messages), the same plan, charge, noise, ledger and
+         * artifact; memory one block and the statistics. Two passes over the file; the second refuses a changed file.
+         */
+        private Integer trainStreamed(TargetRelease release, MethodConfig mc) throws Exception {
+            String ref = dataRef.startsWith("csv:") ? dataRef.substring("csv:".length()) : dataRef;
+            if (dataRef.startsWith("parquet:") || dataRef.startsWith("table:")) {
+                throw new UsageException("--data " + dataRef + ": Parquet files and Spark tables are read with --engine spark "
+                        + "(with --feature-columns; docs/spark.md)");
+            }
+            java.nio.file.Path file = java.nio.file.Path.of(ref);
+            if (!java.nio.file.Files.exists(file) && data.registry().isRef(ref)) {
+                throw new UsageException("--data " + dataRef + ": --engine stream reads a file (CSV, TSV or whitespace text); a "
+                        + "benchmark reference is loaded whole (--engine inprocess)");
+            }
+            org.privadapt.data.preprocess.Preprocessing steps = Runs.preprocessing(release.preprocessing());
+            if (!steps.dataDependentSteps().isEmpty()) {
+                throw new UsageException("the release's preprocessing " + steps.dataDependentSteps() + " is fitted on the rows; "
+                        + "--engine stream takes row-local steps only");
+            }
+            org.privadapt.data.io.DataFiles.Options options = data.fileOptions(DataSpecs.Role.SOURCE, true);
+            org.privadapt.data.io.RowChunks rows;
+            try {
+                rows = org.privadapt.data.io.RowChunks.open(file, file.getFileName() == null ? ref : file.getFileName().toString(), options);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--engine stream: " + e.getMessage(), e);
+            }
+            PrivacySession session = party.session("source");
+            org.privadapt.methods.stream.StreamedPrimaTrain.Trained trained;
+            try {
+                trained = org.privadapt.methods.stream.StreamedPrimaTrain.train(rows, steps, engine.chunkRows(), release, mc, classes,
+                        declared(), session, n -> org.privadapt.cli.DeltaPolicy.check("source", party.delta(),
+                                (int) Math.min(Integer.MAX_VALUE, n), party.allowLargeDelta, spec.commandLine().getErr()));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(release.method() + ": " + e.getMessage(), e);
+            }
+            trained.model().toArtifact(TargetCommand.runId(party)).write(out);
+            report(release, trained.model(), session, trained.rows());
             return ExitCodes.OK;
         }
 

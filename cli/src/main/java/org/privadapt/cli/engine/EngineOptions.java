@@ -98,7 +98,7 @@ public final class EngineOptions {
     public void refuseSpark(String command) {
         if (stream()) {
             throw new UsageException(command + " has no --engine stream path yet; --engine stream is taken by 'target release' "
-                    + "(prima, prisa and the PRIMA ablations) only (docs/spark.md)");
+                    + "(prima, prisa and the PRIMA ablations) and 'source train' (learner ncm or lda) only (docs/spark.md)");
         }
         if (spark()) {
             throw new UsageException(command + " has no --engine spark path yet; --engine spark is taken by 'target release' "

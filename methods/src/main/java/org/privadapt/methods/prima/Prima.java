@@ -427,7 +427,7 @@ public final class Prima {
      * {@link #clipRow} with {@code cfg.blockBounds(partition)}). An engine that sums the rows elsewhere (the spark
      * module) builds the same {@link SecondMomentRelease.ExactMoments} itself.
      */
-    static SecondMomentRelease.ExactMoments sourceExact(FeatureMatrix clippedRows, Partition partition) {
+    public static SecondMomentRelease.ExactMoments sourceExact(FeatureMatrix clippedRows, Partition partition) {
         return SecondMomentRelease.exactStatistic(clippedRows, partition);
     }
 
@@ -474,7 +474,7 @@ public final class Prima {
     // ------------------------------------------------------------------ shared helpers
 
     /** Row clipping to R, then (when a partition is given) per-block clipping to the blocks' bounds: row-local. */
-    static FeatureMatrix clipRows(FeatureMatrix x, PrimaConfig cfg, Partition partition) {
+    public static FeatureMatrix clipRows(FeatureMatrix x, PrimaConfig cfg, Partition partition) {
         FeatureMatrix rows = BlockClipping.clip(x, Partition.single(x.cols()), cfg.rowBound());
         return partition == null ? rows : BlockClipping.clip(rows, partition, cfg.blockBounds(partition));
     }
