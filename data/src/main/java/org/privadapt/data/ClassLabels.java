@@ -25,7 +25,7 @@ public final class ClassLabels implements Labels {
     }
 
     /**
-     * Codes raw label values: numeric values sort numerically (so -1 < +1 and 1..10 stay in order), anything
+     * Codes raw label values: numeric values sort numerically (so -1 &lt; +1 and 1..10 stay in order), anything
      * else alphabetically. Names are the raw values' canonical strings (integers without ".0").
      */
     public static ClassLabels fromValues(double[] values) {

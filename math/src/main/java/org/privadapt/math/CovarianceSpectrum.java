@@ -8,11 +8,11 @@ package org.privadapt.math;
  * <p>Two routes to the same factorisation:
  * <ul>
  *   <li>n >= d: the d x d covariance is decomposed (r = d);</li>
- *   <li>n < d (e.g. 2000 reviews of 5000 words): C has rank at most n - 1 and its nonzero spectrum is that of the
+ *   <li>n &lt; d (e.g. 2000 reviews of 5000 words): C has rank at most n - 1 and its nonzero spectrum is that of the
  *       n x n Gram matrix {@code G = Xc Xc^T}: if {@code G u = mu u} with mu > 0 then {@code v = Xc^T u / sqrt(mu)}
  *       is a unit eigenvector of C with eigenvalue {@code mu / (n - 1)}. Eigenvalues of G at or below the eigensolver's
  *       rounding level, {@code n * ulp(1) * mu_max}, are treated as zero (at least one is: the centring), so
- *       r <= n - 1. Cost O(n^2 d + n^3) instead of O(d^3).</li>
+ *       r &lt;= n - 1. Cost O(n^2 d + n^3) instead of O(d^3).</li>
  * </ul>
  * Every eigenvalue left out is zero to within rounding; {@link #ridgedPowerTimes} applies {@code (C + lambda I)^p} up
  * to a relative error of about {@code |p| delta / lambda} from them, where delta is {@link #droppedBound()}, and
@@ -116,7 +116,7 @@ public final class CovarianceSpectrum {
         return values.length;
     }
 
-    /** True when computed from the n x n Gram matrix (n < d). */
+    /** True when computed from the n x n Gram matrix (n &lt; d). */
     public boolean viaGram() {
         return viaGram;
     }

@@ -245,9 +245,9 @@ public final class LinAlg {
 
     /**
      * The principal axes of the rows of {@code x}: the eigenvectors of the {@code k} largest eigenvalues of
-     * {@link #covariance(FeatureMatrix)}, largest first, as a d x k matrix. With fewer rows than columns (n < d, e.g.
+     * {@link #covariance(FeatureMatrix)}, largest first, as a d x k matrix. With fewer rows than columns (n &lt; d, e.g.
      * 2000 reviews of 5000 words) they come from the n x n Gram matrix of the centred rows
-     * ({@link CovarianceSpectrum}), in O(n^2 d + n^3) instead of O(d^3), when k <= n - 1 and the k-th eigenvalue is
+     * ({@link CovarianceSpectrum}), in O(n^2 d + n^3) instead of O(d^3), when k &lt;= n - 1 and the k-th eigenvalue is
      * clearly nonzero ({@code > 1e-8} times the largest, so that the division by its square root loses no accuracy);
      * otherwise from the covariance with the partial solver. The two routes span the same subspace (up to rounding
      * and to rotations within a repeated eigenvalue); signs as {@link #withCanonicalSigns}.

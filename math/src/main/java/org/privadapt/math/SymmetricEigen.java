@@ -70,7 +70,7 @@ public final class SymmetricEigen {
 
     /**
      * {@code S^p} for positive semi-definite S. Eigenvalues below {@code -1e-10 * max|w|} mean S is not PSD
-     * and raise an {@link ArithmeticException}; non-positive ones are an error for p < 0 and map to 0 for p > 0.
+     * and raise an {@link ArithmeticException}; non-positive ones are an error for p &lt; 0 and map to 0 for p > 0.
      */
     public DenseMatrix powerOfPsd(double p) {
         double scale = Math.max(Math.abs(minValue()), Math.abs(maxValue()));

@@ -4,7 +4,7 @@ import org.privadapt.math.FeatureMatrix;
 
 /**
  * Scales every row whose L2 norm exceeds {@code bound} down to norm {@code bound} (others unchanged): after it,
- * ||x_i||_2 <= bound holds for every row whatever the data, which is the premise of every sensitivity in
+ * ||x_i||_2 &lt;= bound holds for every row whatever the data, which is the premise of every sensitivity in
  * docs/privacy. Row-local.
  */
 public final class RowL2Clip extends RowScaling {

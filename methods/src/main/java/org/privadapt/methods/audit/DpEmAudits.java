@@ -27,7 +27,7 @@ import org.privadapt.privacy.noise.NoiseSource;
  * responsibility is 1 whatever the current model, so in every release the canary moves the count by 1, the sum by R
  * and the second moment by R^2: each of the 3 (T + 1) Gaussian blocks by its full sensitivity, which is exactly the
  * composition the claim charges ({@code sigma / sqrt(3 (T + 1))}). With K > 1 the canary's responsibilities would
- * split (||r||_2 < 1) and the pair would fall short of the sensitivity.
+ * split (||r||_2 &lt; 1) and the pair would fall short of the sensitivity.
  *
  * <p><b>The test</b> is the likelihood ratio of the transcript: the sum over releases of (count + sum / R + moment /
  * R^2), each block's shift (from the code's own query, {@link DpGaussianMixtureEm#initialStatistics}, on D' minus D)

@@ -18,9 +18,9 @@ import org.privadapt.privacy.mechanisms.GaussianCalibration;
 /**
  * The target-only private baseline of paper 003 (Figure 2's "noisy SGD" of Bassily, Feldman, Talwar and Thakurta 2019)
  * for least squares, in its full-batch form: projected gradient descent on (1/n) sum_i (w.x_i - y_i)^2 over
- * ||w|| <= Lambda, each step's gradient sum perturbed with Gaussian noise, the averaged iterate released.
+ * ||w|| &lt;= Lambda, each step's gradient sum perturbed with Gaussian noise, the averaged iterate released.
  *
- * <p>Privacy (replace-one, n public): with rows clipped to ||x|| <= r and targets to [-1, 1], one example's gradient
+ * <p>Privacy (replace-one, n public): with rows clipped to ||x|| &lt;= r and targets to [-1, 1], one example's gradient
  * 2 (w.x - y) x has norm at most G = 2 r (Lambda r + 1), so replacing one row moves the gradient sum by at most 2G.
  * Each step adds N(0, (nu 2G)^2 I); the T steps are adaptive Gaussian releases of queries with sensitivity 2G, which
  * compose exactly into one Gaussian mechanism with multiplier nu / sqrt(T). nu is calibrated for (epsilon, delta) by
@@ -129,7 +129,7 @@ public final class NoisyGradientDescent {
 
     /**
      * The descent itself: step 1 / beta with beta = 2 r^2 (the smoothness of the mean squared loss on rows of norm
-     * <= r), projection onto the ball, average of the iterates 1..T. {@code sigmaSum} is the noise's standard deviation
+     * &lt;= r), projection onto the ball, average of the iterates 1..T. {@code sigmaSum} is the noise's standard deviation
      * on the gradient sum (0 for the noise-free descent).
      */
     static double[] descend(DenseMatrix x, double[] y, double radius, double rowBound, long iterations, double sigmaSum,

@@ -22,7 +22,7 @@ import org.privadapt.privacy.ledger.BudgetLedger;
  * source, a private labelled target, linear regression with the squared loss.
  *
  * <ol>
- *   <li>Rows are clipped to ||x|| <= r and targets to [-1, 1] (row-local, so nothing is fitted on private rows): the
+ *   <li>Rows are clipped to ||x|| &lt;= r and targets to [-1, 1] (row-local, so nothing is fitted on private rows): the
  *       sensitivities below need those bounds.</li>
  *   <li>The labelled discrepancy d is computed exactly ({@link LabelledDiscrepancy}) and released as
  *       {@code clamp(d + Lap(B / (n eps_d)), 0, B)}: replacing one private row moves the supremum by at most B / n,

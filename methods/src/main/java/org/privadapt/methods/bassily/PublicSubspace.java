@@ -16,7 +16,7 @@ import org.privadapt.methods.core.MethodConfig;
  *   <li>{@code basis}: a (d + 1) x (k + 1) matrix with orthonormal columns: the top-k right singular vectors of the
  *       public source's scaled rows (the constant column left out), computed through the source's m x m Gram matrix,
  *       and the constant feature's axis e_{d+1} (the intercept). Every row x becomes x V; since V^T V = I,
- *       ||x V|| <= ||x||. By default the projected rows are then divided by {@code rowScale}, a public constant (the
+ *       ||x V|| &lt;= ||x||. By default the projected rows are then divided by {@code rowScale}, a public constant (the
  *       95th percentile of the projected source rows' norms), and the methods clip them to r as every row: the
  *       sensitivities rest on that clip, so they are unchanged.</li>
  *   <li>{@code offset} (optional): a public predictor w_0 (ridge on the public source, in the full space). Each row's

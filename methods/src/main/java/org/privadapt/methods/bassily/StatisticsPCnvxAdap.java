@@ -23,7 +23,7 @@ import org.privadapt.privacy.mechanisms.GaussianCalibration;
  * exactly as post-processing.
  *
  * <ol>
- *   <li>Rows clipped to ||x|| <= r, targets to [-1, 1] (row-local).</li>
+ *   <li>Rows clipped to ||x|| &lt;= r, targets to [-1, 1] (row-local).</li>
  *   <li>d released as in {@link PCnvxAdap}: Laplace at B / (n eps_d), clamped to [0, B], over the zero-centred ball
  *       that contains the trust region below (radius ||w_0|| + Lambda, B = (that r + 1)^2).</li>
  *   <li>The statistics {@code s = (upper(X^T X), X^T y)} (the d (d + 1) / 2 entries of the upper triangle with the
@@ -41,7 +41,7 @@ import org.privadapt.privacy.mechanisms.GaussianCalibration;
  *
  * What it gives up against Algorithm 1: the private rows cannot be re-weighted one by one (their weights stay at p0,
  * which Claim 1's box allows); what it gains: one release whose noise does not grow with T, and an exact optimiser.
- * For small d (the regression sets here have d <= 13) the d^2 / 2 released numbers are few.
+ * For small d (the regression sets here have d &lt;= 13) the d^2 / 2 released numbers are few.
  */
 public final class StatisticsPCnvxAdap {
     private StatisticsPCnvxAdap() {
@@ -63,7 +63,7 @@ public final class StatisticsPCnvxAdap {
     public record Result(double[] w, double discrepancy, Map<String, Object> calibration) {
     }
 
-    /** L2 sensitivity of {@link #statistics} under replace-one for rows of norm <= r and targets in [-1, 1]. */
+    /** L2 sensitivity of {@link #statistics} under replace-one for rows of norm &lt;= r and targets in [-1, 1]. */
     public static double sensitivity(double r) {
         return Math.sqrt(2 * r * r * r * r + 4 * r * r);
     }
@@ -186,7 +186,7 @@ public final class StatisticsPCnvxAdap {
     }
 
     /**
-     * Where the target's exact quantities come from, over its rows clipped to ||x|| <= 1 and targets to [-1, 1]: n
+     * Where the target's exact quantities come from, over its rows clipped to ||x|| &lt;= 1 and targets to [-1, 1]: n
      * (public under replace-one), the exact discrepancy against the clipped public source, and the exact statistics
      * {@link #statistics}. In process: {@link #inProcess}; the spark module sums the same clipped rows on a cluster.
      */

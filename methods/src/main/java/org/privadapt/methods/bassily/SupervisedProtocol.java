@@ -149,7 +149,7 @@ public record SupervisedProtocol(DenseMatrix xSource, Labels ySource, DenseMatri
     /**
      * Row-local scaling with constants from the public source: each feature centred and divided by its source standard
      * deviation (1 when constant), a constant feature 1 appended (the linear predictors' intercept), and every row
-     * divided by the 95th percentile c of the source rows' norms, so that most rows have norm <= 1 (the methods clip the
+     * divided by the 95th percentile c of the source rows' norms, so that most rows have norm &lt;= 1 (the methods clip the
      * rest); regression targets centred at the source mean and divided by the largest absolute centred source target,
      * so the source's lie in [-1, 1]. Predictions map back with {@link #unscale}.
      */

@@ -9,8 +9,8 @@ import org.privadapt.privacy.noise.NoiseSource;
 
 /**
  * The experiment of paper 002 §5.1: how far the Wasserstein estimate of DPOT is from the true one as the noise ratio
- * sigma / w grows. {@code Err = |W~ - W| / W}, with W = <gamma_0, C> for the squared Euclidean cost C between the
- * original rows, and W~ = <gamma~, C~> for the debiased noisy cost {@code C~ = ||X_s M + Delta - X_t M||^2 - l sigma^2}
+ * sigma / w grows. {@code Err = |W~ - W| / W}, with W = &lt;gamma_0, C&gt; for the squared Euclidean cost C between the
+ * original rows, and W~ = &lt;gamma~, C~&gt; for the debiased noisy cost {@code C~ = ||X_s M + Delta - X_t M||^2 - l sigma^2}
  * (Alg. 1), both couplings from entropic OT at the same absolute regularisation, {@code reg} times the range of the
  * true cost C (so that the noisy problem is not solved at a blurrier effective regularisation than the true one). Whole batch:
  * all rows (W is solved once); minibatch: a random batch of each side per repetition. An accuracy experiment, not a
@@ -65,7 +65,7 @@ public final class WassersteinError {
         return err;
     }
 
-    /** W = <gamma, C> for the squared Euclidean cost between the rows, solved at {@code reg} times the cost's range. */
+    /** W = &lt;gamma, C&gt; for the squared Euclidean cost between the rows, solved at {@code reg} times the cost's range. */
     static double value(DenseMatrix s, DenseMatrix t, double reg, SinkhornOptions opt) {
         DenseMatrix c = CostMatrices.squaredEuclidean(s, t);
         return transport(c, reg * span(c), opt);
@@ -81,7 +81,7 @@ public final class WassersteinError {
     }
 
     /**
-     * <gamma, C> for the entropic coupling of C at the absolute regularisation {@code absReg} (in C's units), in C's
+     * &lt;gamma, C&gt; for the entropic coupling of C at the absolute regularisation {@code absReg} (in C's units), in C's
      * units. The cost is shifted by its minimum and divided by its range before solving (the regularisation divided
      * likewise); with uniform marginals a constant shift does not change the coupling.
      */

@@ -12,7 +12,7 @@ import org.privadapt.math.LinAlg;
  * its input.
  *
  * <p>The default target is {@code (tr(C)/p) I}, which by Cauchy-Schwarz has Frobenius norm at most C's, as the paper
- * requires (when tr(C) <= 0 a small positive multiple of I is used). Paper 000's Theorem 2 claims the shrunk matrix
+ * requires (when tr(C) &lt;= 0 a small positive multiple of I is used). Paper 000's Theorem 2 claims the shrunk matrix
  * is then always closer to the true covariance than the noisy one; that is false in general (see
  * docs/privacy/prima.md for a counterexample, also a test), so shrinking is kept as the paper's recovery step, not as
  * a guaranteed improvement.
@@ -158,7 +158,7 @@ public final class PsdShrinking {
 
     /**
      * Whether the target is a non-negative diagonal and some j has {@code T_jj = 0 > C_jj}: then
-     * {@code Omega(alpha)_jj = (1 - alpha) C_jj < 0} for every alpha < 1, so no alpha < 1 gives a PSD matrix and the
+     * {@code Omega(alpha)_jj = (1 - alpha) C_jj < 0} for every alpha &lt; 1, so no alpha &lt; 1 gives a PSD matrix and the
      * smallest admissible alpha is 1 (the target itself). With the diagonal target {@code diag(max(C_jj, 0))} this
      * happens as soon as one noisy variance is negative.
      */

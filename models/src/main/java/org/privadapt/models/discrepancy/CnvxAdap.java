@@ -14,7 +14,7 @@ import org.privadapt.models.dp.NoiseAndSampling;
  *   F(w, u) = sum_i [ (w.x_i - y_i)^2 + d 1{i public} ] / u_i
  *             + kappa_1 [ c_pub sum_{i public} u_i + c_priv sum_{i private} u_i - 1 ]
  *             + kappa_2 ( sum_i u_i^-2 )^(1/2) + kappa_inf / min_i u_i
- *   over ||w|| <= Lambda, u_i >= m / alpha (public), u_i >= n / (1 - alpha) (private),
+ *   over ||w|| &lt;= Lambda, u_i >= m / alpha (public), u_i >= n / (1 - alpha) (private),
  * </pre>
  *
  * with c_pub = alpha^2 / m^2, c_priv = (1 - alpha)^2 / n^2 and q_i = 1 / u_i the weight of row i. Each iteration
@@ -22,7 +22,7 @@ import org.privadapt.models.dp.NoiseAndSampling;
  * (the only parts that read private rows; with sigma = 0 this is CnvxAdap), steps with the block step sizes of the
  * notes (3.4, step 4) and projects; the output is the average of the iterates 1..T.
  *
- * <p>Sensitivities under replace-one of a private row with ||x|| <= r and |y| <= 1 (Lemma 1): grad_w of the private
+ * <p>Sensitivities under replace-one of a private row with ||x|| &lt;= r and |y| &lt;= 1 (Lemma 1): grad_w of the private
  * part moves by at most {@link Problem#s1()} = 2 (1 - alpha) G / n, grad_{u_priv} by at most {@link Problem#s2()}
  * = (1 - alpha)^2 B / n^2, with B = (Lambda r + 1)^2 and G = 2 r (Lambda r + 1). The caller calibrates sigma_1, sigma_2
  * and clips the rows; {@link #privateGradient} is the query the noise protects (the neighbouring-dataset harness

@@ -16,7 +16,7 @@ import org.privadapt.math.LinAlg;
  *
  * <pre>
  *   min  (1/2) beta^T K beta - kappa^T beta
- *   s.t. 0 <= beta_i <= B,   | sum_i beta_i - m | <= m eps
+ *   s.t. 0 &lt;= beta_i &lt;= B,   | sum_i beta_i - m | &lt;= m eps
  * </pre>
  *
  * with K_ij = k(x_i, x_j) over the source, kappa_i = (m / n') sum_j k(x_i, x'_j) over the n' target inputs, and the

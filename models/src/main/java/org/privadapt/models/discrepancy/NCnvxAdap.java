@@ -13,24 +13,24 @@ import org.privadapt.models.dp.NoiseAndSampling;
  * <pre>
  *   J(W, u) = sum_i [ l(W; x_i, y_i) + d 1{i public} ] / u_i + lambda_1 (1 - sum_i 1/u_i)
  *             + lambda_2 (sum_i u_i^-2)^(1/2) + (lambda_inf / mu) log sum_i exp(mu / u_i)
- *   over ||W||_F <= Lambda, u_i >= m / alpha (public), u_i >= n / (1 - alpha) (private),
+ *   over ||W||_F &lt;= Lambda, u_i >= m / alpha (public), u_i >= n / (1 - alpha) (private),
  * </pre>
  *
- * W a d x K matrix (the intercept is a constant feature of the rows). The weights are q_i = 1 / u_i <= p0_i.
+ * W a d x K matrix (the intercept is a constant feature of the rows). The weights are q_i = 1 / u_i &lt;= p0_i.
  * lambda_1 keeps the exact ||q - p0||_1 term: at u_i's lower bound dJ/du_i = (lambda_1 - l_i - d 1{public}) / u_i^2
  * (plus the lambda_2, lambda_inf terms), so a row keeps its full weight p0_i while its loss is below lambda_1 and is
  * down-weighted above it: lambda_1 is a loss threshold (with lambda_1 = 0 every weight would go to 0).
  *
  * <p>Constants for rows of norm at most r (the paper's "B = G Lambda" is not a bound on this loss, notes 3.6 Note 8):
  * <ul>
- *   <li>G = sqrt(2) r: the loss's gradient in W is x (p - e_y)^T, of Frobenius norm ||x|| ||p - e_y|| <= r sqrt 2.
- *   <li>B = log K + sqrt(2) r Lambda: l = log sum_k exp(z_k - z_y) <= log K + max_k (z_k - z_y), and
- *       |z_k - z_y| = |(w_k - w_y).x| <= ||w_k - w_y|| r <= sqrt(2) ||W||_F r.
+ *   <li>G = sqrt(2) r: the loss's gradient in W is x (p - e_y)^T, of Frobenius norm ||x|| ||p - e_y|| &lt;= r sqrt 2.
+ *   <li>B = log K + sqrt(2) r Lambda: l = log sum_k exp(z_k - z_y) &lt;= log K + max_k (z_k - z_y), and
+ *       |z_k - z_y| = |(w_k - w_y).x| &lt;= ||w_k - w_y|| r &lt;= sqrt(2) ||W||_F r.
  *   <li>beta = r^2 / 2: the Hessian in W is (diag p - p p^T) kron x x^T, whose norm is at most ||x||^2 / 2 (the
- *       largest eigenvalue of diag p - p p^T is at most max_k p_k (1 - p_k) + ... <= 1/2).
+ *       largest eigenvalue of diag p - p p^T is at most max_k p_k (1 - p_k) + ... &lt;= 1/2).
  * </ul>
  * Under replace-one of a private row the private part of grad_W moves by at most {@link Problem#s1()} =
- * 2 (1 - alpha) G / n (one term, each of norm <= G / u_j <= G (1 - alpha) / n) and grad_{u_priv} by at most
+ * 2 (1 - alpha) G / n (one term, each of norm &lt;= G / u_j &lt;= G (1 - alpha) / n) and grad_{u_priv} by at most
  * {@link Problem#s2()} = (1 - alpha)^2 B / n^2 (one coordinate, |l_j - l_j'| / u_j^2), as Lemma 3 says.
  *
  * <p>Steps: the paper takes one step 1 / beta_bar for every block; u lives on the scale m / alpha with O(1/m^2)

@@ -15,12 +15,12 @@ import org.privadapt.privacy.NeighbouringRelation;
  * (docs/privacy/private-learners.md).
  *
  * <p>Sensitivities, in L2 (Frobenius for M, released as its upper triangle with the off-diagonal entries times sqrt 2
- * so that the vector's norm is the Frobenius norm), for rows with ||x|| <= R ({@link #sensitivities}):
+ * so that the vector's norm is the Frobenius norm), for rows with ||x|| &lt;= R ({@link #sensitivities}):
  * <ul>
- *   <li>add or remove one record (x, c): the counts move by 1 (one entry), the sums by ||x|| <= R (one class),
- *       M by ||x x^T||_F = ||x||^2 <= R^2;</li>
- *   <li>replace (x, c) by (x', c'): counts by sqrt 2 (c != c') or 0, sums by ||x - x'|| <= 2R (c = c') or
- *       sqrt(||x||^2 + ||x'||^2) <= sqrt 2 R, M by sqrt(||x||^4 + ||x'||^4 - 2 (x.x')^2) <= sqrt 2 R^2.</li>
+ *   <li>add or remove one record (x, c): the counts move by 1 (one entry), the sums by ||x|| &lt;= R (one class),
+ *       M by ||x x^T||_F = ||x||^2 &lt;= R^2;</li>
+ *   <li>replace (x, c) by (x', c'): counts by sqrt 2 (c != c') or 0, sums by ||x - x'|| &lt;= 2R (c = c') or
+ *       sqrt(||x||^2 + ||x'||^2) &lt;= sqrt 2 R, M by sqrt(||x||^4 + ||x'||^4 - 2 (x.x')^2) &lt;= sqrt 2 R^2.</li>
  * </ul>
  * Each block is released with its own Gaussian noise, std {@code s_b * Delta_b}; blocks with multipliers s_b compose
  * into one Gaussian mechanism with multiplier s, {@code 1/s^2 = sum_b 1/s_b^2} (the release is the concatenation of

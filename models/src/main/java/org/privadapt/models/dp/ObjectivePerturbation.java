@@ -11,7 +11,7 @@ import org.privadapt.privacy.mechanisms.ObjectivePerturbationCalibration;
 /**
  * Objective perturbation for L2-regularised multinomial logistic regression with Gaussian noise (after Chaudhuri,
  * Monteleoni and Sarwate, JMLR 2011, Alg. 2, and Kifer, Smith and Thakurta, COLT 2012, with the approximate-minimum
- * step of Iyengar et al., IEEE S&P 2019). The analysis is our own, for the multinomial loss; its privacy map and its
+ * step of Iyengar et al., IEEE S&amp;P 2019). The analysis is our own, for the multinomial loss; its privacy map and its
  * proof are in {@link ObjectivePerturbationCalibration} and docs/privacy/private-learners.md.
  *
  * <p>Steps, as the map assumes them:

@@ -35,7 +35,7 @@ import org.privadapt.privacy.noise.NoiseSource;
  *       sigma R^2 on the count, sum and second-moment blocks ({@link SufficientStatistics#withNoise}); the next model
  *       is computed from the noisy statistics alone ({@link #fromNoisyStatistics}).</li>
  * </ol>
- * Since r_i is a probability vector (||r_i||_2 <= 1) and ||z_i|| <= R, adding or removing a row moves the three
+ * Since r_i is a probability vector (||r_i||_2 &lt;= 1) and ||z_i|| &lt;= R, adding or removing a row moves the three
  * blocks by at most 1, R and R^2 in L2 (Frobenius for the second moments), so each release is a Gaussian mechanism
  * with multiplier sigma / sqrt(3), and the T + 1 adaptive releases compose exactly into one Gaussian with multiplier
  * {@code sigma / sqrt(3 (T + 1))} ({@link #event}), i.e. mu-GDP with {@code mu = sqrt(3 (T + 1)) / sigma}. The number

@@ -108,7 +108,7 @@ public final class RidgeRegression {
     }
 
     /**
-     * The same path through the n x n Gram matrix when n < d (text features: d = 5000, a few hundred rows):
+     * The same path through the n x n Gram matrix when n &lt; d (text features: d = 5000, a few hundred rows):
      * {@code (X^T X + lambda I)^{-1} X^T y = X^T (X X^T + lambda I)^{-1} y}, and with {@code X X^T = U diag(s) U^T} the
      * nonzero spectrum of {@code X^T X} is s, so lambda = 0 gives the same minimum-norm solution as the primal route
      * (directions with s below the floor get no weight).

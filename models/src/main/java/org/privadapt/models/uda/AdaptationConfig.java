@@ -29,7 +29,7 @@ import java.util.Arrays;
  *                              probabilities into the encoder (Long et al.'s formulation) or g is held constant
  *                              (their released code detaches it; default false)
  * @param cdanRandomDim         output width of the randomised multilinear map (1024)
- * @param cdanExactLimit        the exact outer product is used while d_f * K <= this (4096), else the randomised map
+ * @param cdanExactLimit        the exact outer product is used while d_f * K &lt;= this (4096), else the randomised map
  * @param seed                  seeds D's initialisation, the batches, the source draws and the random map
  */
 public record AdaptationConfig(Adversary adversary, OutputMode mode, double adversarialWeight, double kdWeight, double temperature,

@@ -18,13 +18,13 @@ import org.privadapt.models.nn.graph.Stack;
  *           DANN (Eq. 9): D(z), D(f);  CDAN (Eq. 11): D(T(z, g(C z))), D(T(f, g(u))), T the multilinear map
  *   L_KD  = t^2 mean_j CE(g(C(E_s(x_j)) / t), g(u_j / t))          (Eq. 5; teacher E_s frozen, on target text, repair (iii))
  *   L_IM  = mean_j H(g(u_j)) + sum_k pbar_k log pbar_k                 (Eq. 6, with probabilities, repair (ii))
- *   E_t  <- AdamW step on  kdW L_KD + imW L_IM - lambda advW L_adv;   D <- AdamW step on L_adv
+ *   E_t  &lt;- AdamW step on  kdW L_KD + imW L_IM - lambda advW L_adv;   D &lt;- AdamW step on L_adv
  * </pre>
  * g is the {@link OutputMode}: softmax (the paper's literal version) or per-label sigmoid (its multi-label task, the
  * binary form of each loss). The gradient reaches E_t through C, whose parameters never change. The teacher's logits
  * C(E_s(x)) are computed once for every target row before training (E_s and C are both fixed).
  *
- * <p>CDAN's map is the exact outer product while d_f K <= {@code cdanExactLimit}, else the randomised map
+ * <p>CDAN's map is the exact outer product while d_f K &lt;= {@code cdanExactLimit}, else the randomised map
  * (Long et al. 2018). Whether CDAN's adversarial gradient also flows through g is {@code cdanThroughPrediction}
  * (default no: g is treated as a constant, as CDAN's released code does; with a fixed C that also keeps the
  * adversary from steering predictions, which are KD's and IM's business).

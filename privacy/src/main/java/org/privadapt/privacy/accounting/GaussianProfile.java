@@ -19,7 +19,7 @@ public final class GaussianProfile {
         return Math.max(0.0, first - second);
     }
 
-    /** The smallest epsilon with delta(eps) <= delta for noise multiplier s (bisection to 1e-13, upper end). */
+    /** The smallest epsilon with delta(eps) &lt;= delta for noise multiplier s (bisection to 1e-13, upper end). */
     public static double epsilon(double s, double delta) {
         if (s == 0) {
             return Double.POSITIVE_INFINITY;

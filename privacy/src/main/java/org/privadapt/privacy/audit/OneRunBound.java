@@ -8,7 +8,7 @@ import org.apache.commons.statistics.distribution.BinomialDistribution;
  * "in" or "out" for r of them (abstaining on the rest) and is right v times. If the training is (epsilon, delta)-DP
  * with respect to each canary, then, with q = e^eps / (1 + e^eps),
  * <pre>
- *   P[V >= v] <= P[Binomial(r, q) >= v] + 2 m delta * max over i in 1..m of P[v > Binomial(r, q) >= v - i] / i
+ *   P[V >= v] &lt;= P[Binomial(r, q) >= v] + 2 m delta * max over i in 1..m of P[v > Binomial(r, q) >= v - i] / i
  * </pre>
  * (their theorem for approximate DP; for delta = 0 the first term alone: V is dominated by Binomial(r, q)). The
  * lower bound at confidence 1 - alpha is the largest epsilon whose p-value is below alpha. The number of guesses must

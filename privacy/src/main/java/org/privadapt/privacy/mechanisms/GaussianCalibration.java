@@ -7,7 +7,7 @@ import org.privadapt.privacy.accounting.GaussianProfile;
  *
  * <ul>
  *   <li>{@link #classicSigma}: {@code sigma = Delta sqrt(2 ln(1.25/delta)) / epsilon} (Dwork and Roth 2014,
- *       Theorem A.1), proven only for epsilon < 1; refused otherwise.</li>
+ *       Theorem A.1), proven only for epsilon &lt; 1; refused otherwise.</li>
  *   <li>{@link #analyticSigma}: the analytic Gaussian mechanism of Balle and Wang (ICML 2018, Theorem 8): the
  *       mechanism is (epsilon, delta)-DP exactly when
  *       {@code Phi(Delta/(2 sigma) - epsilon sigma/Delta) - e^epsilon Phi(-Delta/(2 sigma) - epsilon sigma/Delta) <= delta};

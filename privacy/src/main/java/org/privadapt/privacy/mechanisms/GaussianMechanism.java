@@ -9,7 +9,7 @@ import org.privadapt.privacy.noise.SecureGaussianSampler;
 /**
  * The Gaussian mechanism for a function with a stated L2 sensitivity Delta (under a stated neighbouring relation):
  * release {@code f(D) + N(0, sigma^2)} per coordinate. Constructed from a target (epsilon, delta) with the analytic
- * calibration (Balle and Wang 2018, exact) or the classic one (epsilon < 1 only), or from a noise multiplier.
+ * calibration (Balle and Wang 2018, exact) or the classic one (epsilon &lt; 1 only), or from a noise multiplier.
  *
  * <p><b>Privacy map.</b> For neighbours at distance 1 under its relation the mechanism is
  * {@code (eps, deltaAt(eps))}-DP for every eps, with {@code deltaAt} Balle and Wang's exact formula, and its
@@ -67,7 +67,7 @@ public final class GaussianMechanism {
         return m;
     }
 
-    /** Classic calibration {@code sigma = Delta_eff sqrt(2 ln(1.25/delta)) / epsilon}, proven for epsilon < 1 only. */
+    /** Classic calibration {@code sigma = Delta_eff sqrt(2 ln(1.25/delta)) / epsilon}, proven for epsilon &lt; 1 only. */
     public static GaussianMechanism classic(double epsilon, double delta, double l2Sensitivity, NeighbouringRelation r,
                                             long maxCoordinates) {
         double s = GaussianCalibration.classicSigma(epsilon, delta, l2Sensitivity);

@@ -12,7 +12,7 @@ import org.privadapt.privacy.accounting.LogMath;
  * {@code zeta = sqrt(R^2 + 1)}; for K classes and parameters theta in R^{(d+1) K},
  * <pre>
  *   J(theta) = sum_i CE(theta; x_i, y_i) + (Lambda / 2) ||theta||^2 + b^T theta,   b ~ N(0, sigma^2 I),
- *   theta_hat: any point with ||grad J(theta_hat)|| <= gamma,   release theta_hat + N(0, tau^2 I).
+ *   theta_hat: any point with ||grad J(theta_hat)|| &lt;= gamma,   release theta_hat + N(0, tau^2 I).
  * </pre>
  * The guarantee is assembled from three parts:
  * <ol>

@@ -12,7 +12,7 @@ public final class Sensitivities {
 
     /**
      * L2 sensitivity of a sum of per-record vectors of L2 norm at most {@code c}: c under add/remove (one vector
-     * appears or disappears), 2c under replace-one (one vector is swapped for another, ||u - v|| <= 2c).
+     * appears or disappears), 2c under replace-one (one vector is swapped for another, ||u - v|| &lt;= 2c).
      */
     public static double clippedSum(NeighbouringRelation r, double c) {
         positive(c, "clip norm");
@@ -24,8 +24,8 @@ public final class Sensitivities {
      * L2 norm at most R. For one symmetric M, the upper-triangle vector has squared norm
      * {@code (||M||_F^2 + sum_j M_jj^2) / 2 <= ||M||_F^2}.
      * <ul>
-     *   <li>add/remove: M = x x^T, ||M||_F = ||x||^2 <= R^2; bound R^2 (attained by x = R e_j).</li>
-     *   <li>replace-one: M = x x^T - y y^T, ||M||_F^2 = ||x||^4 + ||y||^4 - 2 (x.y)^2 <= 2 R^4; bound sqrt(2) R^2
+     *   <li>add/remove: M = x x^T, ||M||_F = ||x||^2 &lt;= R^2; bound R^2 (attained by x = R e_j).</li>
+     *   <li>replace-one: M = x x^T - y y^T, ||M||_F^2 = ||x||^4 + ||y||^4 - 2 (x.y)^2 &lt;= 2 R^4; bound sqrt(2) R^2
      *       (attained by x = R e_1, y = R e_2). Tighter than the 2R^2 the triangle inequality gives.</li>
      * </ul>
      */

@@ -43,7 +43,7 @@ final class ExactBernoulli {
         return new BigInteger(1, bytes);
     }
 
-    /** True with probability {@code numerator / denominator}, for 0 <= numerator <= denominator. */
+    /** True with probability {@code numerator / denominator}, for 0 &lt;= numerator &lt;= denominator. */
     static boolean ratio(RandomBits bits, BigInteger numerator, BigInteger denominator) {
         return uniformBelow(bits, denominator).compareTo(numerator) < 0;
     }
@@ -73,7 +73,7 @@ final class ExactBernoulli {
         return expMinusFraction(bits, split[1], denominator);
     }
 
-    /** True with probability exp(-numerator / denominator), for 0 <= numerator < denominator. */
+    /** True with probability exp(-numerator / denominator), for 0 &lt;= numerator &lt; denominator. */
     static boolean expMinusFraction(RandomBits bits, BigInteger numerator, BigInteger denominator) {
         if (numerator.signum() == 0) {
             return true;

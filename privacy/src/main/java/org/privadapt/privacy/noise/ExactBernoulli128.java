@@ -77,7 +77,7 @@ final class ExactBernoulli128 {
     }
 
     /**
-     * A uniform integer in [0, 2^length), length <= 128, into {@code out = {hi, lo}}: the same bits as
+     * A uniform integer in [0, 2^length), length &lt;= 128, into {@code out = {hi, lo}}: the same bits as
      * {@link ExactBernoulli#uniformBits} (little-endian bytes of successive words, read as a big-endian number).
      */
     static void uniformBits(RandomBits bits, int length, long[] out) {

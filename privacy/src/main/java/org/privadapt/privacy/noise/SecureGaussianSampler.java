@@ -139,7 +139,7 @@ public final class SecureGaussianSampler {
         return m;
     }
 
-    /** Whether m^2 >= 2 s^2, for 0 < m < 2^62 and 0 < s <= 2^56. */
+    /** Whether m^2 >= 2 s^2, for 0 &lt; m &lt; 2^62 and 0 &lt; s &lt;= 2^56. */
     private static boolean coversTwoSSquared(long m, long s) {
         long twoS = 2 * s;
         long high = Math.multiplyHigh(m, m);

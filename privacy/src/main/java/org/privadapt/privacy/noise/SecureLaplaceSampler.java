@@ -83,7 +83,7 @@ public final class SecureLaplaceSampler {
         return Lattice.shiftedPoint(Lattice.roundedQuotient(x, g), k, g);
     }
 
-    /** The geometric rate used: {@code g epsilon / (Delta + g)}, rounded down so the privacy cost is <= epsilon. */
+    /** The geometric rate used: {@code g epsilon / (Delta + g)}, rounded down so the privacy cost is &lt;= epsilon. */
     static double lambda(double l1Sensitivity, double epsilon, double g) {
         return (g * epsilon / (l1Sensitivity + g)) * (1.0 - 0x1.0p-50);
     }

@@ -146,7 +146,7 @@ final class AdditiveNoiseLoss {
         return 0.5 * (scale * u + 1.0);
     }
 
-    /** P[X <= x] for the noise law centred at {@code centre}. */
+    /** P[X &lt;= x] for the noise law centred at {@code centre}. */
     private double cdf(double x, double centre) {
         if (x == Double.NEGATIVE_INFINITY) {
             return 0.0;

@@ -276,7 +276,7 @@ public final class PldAccountant implements PrivacyAccountant {
             return isSymmetric() ? d : Math.max(d, add.delta(eps));
         }
 
-        /** The larger of the two epsilons: max(delta_r, delta_a)(eps) <= delta iff both are. */
+        /** The larger of the two epsilons: max(delta_r, delta_a)(eps) &lt;= delta iff both are. */
         double epsilon(double delta) {
             double e = remove.epsilon(delta);
             return isSymmetric() ? e : Math.max(e, add.epsilon(delta));
