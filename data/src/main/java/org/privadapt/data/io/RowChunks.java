@@ -455,24 +455,7 @@ public final class RowChunks {
 
     /** The value of a field the loader reads as a number ({@link TableEncoder#isNumber}), else NaN. */
     static double parseNumber(String s) {
-        if (s.isEmpty()) {
-            return Double.NaN;
-        }
-        char c0 = s.charAt(0);
-        if (!(Character.isDigit(c0) || c0 == '-' || c0 == '+' || c0 == '.')) {
-            return Double.NaN;
-        }
-        char last = s.charAt(s.length() - 1);
-        if (last == 'd' || last == 'D' || last == 'f' || last == 'F' || s.indexOf('x') >= 0 || s.indexOf('X') >= 0) {
-            return Double.NaN;
-        }
-        double v;
-        try {
-            v = Double.parseDouble(s);
-        } catch (NumberFormatException e) {
-            return Double.NaN;
-        }
-        return Double.isFinite(v) ? v : Double.NaN; // NaN, Infinity and overflowing literals are not numbers here
+        return DecimalParser.parse(s);
     }
 
     private static boolean hasColumn(List<String> columns, String label) {
