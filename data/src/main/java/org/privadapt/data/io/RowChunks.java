@@ -109,16 +109,16 @@ public final class RowChunks {
         Files2.requireReadable(file);
         List<String> columns = new ArrayList<>();
         try (RecordReader r = new RecordReader(file, format, null)) {
-            String[] first = r.next();
+            Fields first = r.next();
             if (format.header()) {
                 if (first == null) {
                     throw new DataException(file, "line 1", "file is empty: no header line");
                 }
-                for (String s : first) {
-                    columns.add(s.trim());
+                for (int j = 0; j < first.size(); j++) {
+                    columns.add(first.text(j).trim());
                 }
             } else {
-                int c = first == null ? 0 : first.length;
+                int c = first == null ? 0 : first.size();
                 for (int j = 1; j <= c; j++) {
                     columns.add("c" + j);
                 }
@@ -223,7 +223,7 @@ public final class RowChunks {
             if (format.header()) {
                 r.next(); // the header, read by open
             }
-            String[] f;
+            Fields f;
             while ((f = r.next()) != null) {
                 s.row(f, r.line());
             }
@@ -255,6 +255,7 @@ public final class RowChunks {
         final boolean[] hasNumber;
         final String[] firstOther;
         final long[] firstOtherLine;
+        boolean anyOther;
         DataException label;
         boolean labelAllNumeric = true;
         boolean labelIntegral = true;
@@ -281,47 +282,45 @@ public final class RowChunks {
             return parse != null || fieldCount != null || missing != null || label != null || badRow >= 0 || anyOther;
         }
 
-        boolean anyOther;
-
         void parseError(DataException e) {
             if (parse == null) {
                 parse = e;
             }
         }
 
-        void row(String[] f, long line) {
-            if (f.length != columns.size()) {
+        void row(Fields f, long line) {
+            int size = f.size();
+            if (size != columns.size()) {
                 if (fieldCount == null) {
                     fieldCount = new DataException(file, "line " + line, "expected " + columns.size() + " fields"
-                            + (format.header() ? " (as in the header)" : "") + ", found " + f.length);
+                            + (format.header() ? " (as in the header)" : "") + ", found " + size);
                 }
                 return;
             }
             lineRows++;
             int missingAt = -1;
             for (int j : featureCols) {
-                if (MISSING.contains(f[j])) {
+                if (f.missing(j)) {
                     missingAt = j;
                     break;
                 }
             }
-            if (missingAt < 0 && labelCol >= 0 && MISSING.contains(f[labelCol])) {
+            if (missingAt < 0 && labelCol >= 0 && f.missing(labelCol)) {
                 missingAt = labelCol;
             }
             if (missingAt >= 0) {
                 if (!dropMissing && missing == null) {
-                    missing = new DataException(file, pos(line, missingAt), "missing value '" + f[missingAt]
+                    missing = new DataException(file, pos(line, missingAt), "missing value '" + f.text(missingAt)
                             + "'; drop such rows with --missing drop");
                 }
                 return;
             }
             int at = filled * d;
             for (int c = 0; c < d; c++) {
-                String s = f[featureCols[c]];
-                double v = parseNumber(s);
+                double v = f.number(featureCols[c]);
                 if (Double.isNaN(v)) {
                     if (firstOther[c] == null) {
-                        firstOther[c] = s;
+                        firstOther[c] = f.text(featureCols[c]);
                         firstOtherLine[c] = line;
                         anyOther = true;
                     }
@@ -331,7 +330,7 @@ public final class RowChunks {
                 buf[at + c] = v;
             }
             if (labelCol >= 0) {
-                String s = f[labelCol];
+                String s = f.text(labelCol);
                 double v = parseNumber(s);
                 if (!Double.isNaN(v)) {
                     labelIntegral &= v == Math.rint(v);
@@ -340,7 +339,7 @@ public final class RowChunks {
                     }
                 } else {
                     labelAllNumeric = false;
-                    if (TableEncoder.isNonFinite(s) && label == null) {
+                    if (label == null && TableEncoder.isNonFinite(s)) {
                         label = new DataException(file, pos(line, labelCol), "label '" + s + "' is not a finite number");
                     }
                 }
@@ -367,9 +366,13 @@ public final class RowChunks {
                 return; // nothing more is handed out after a problem; the scan goes on to report the loader's first one
             }
             double[] col = new double[m * d];
-            for (int a = 0; a < m; a++) {
+            for (int a0 = 0; a0 < m; a0 += 64) { // in tiles of 64 rows: the writes run along a column
+                int a1 = Math.min(m, a0 + 64);
                 for (int c = 0; c < d; c++) {
-                    col[a + c * m] = buf[a * d + c];
+                    int to = c * m;
+                    for (int a = a0; a < a1; a++) {
+                        col[a + to] = buf[a * d + c];
+                    }
                 }
             }
             DenseMatrix x = new DenseMatrix(m, d, col);
@@ -455,24 +458,7 @@ public final class RowChunks {
 
     /** The value of a field the loader reads as a number ({@link TableEncoder#isNumber}), else NaN. */
     static double parseNumber(String s) {
-        if (s.isEmpty()) {
-            return Double.NaN;
-        }
-        char c0 = s.charAt(0);
-        if (!(Character.isDigit(c0) || c0 == '-' || c0 == '+' || c0 == '.')) {
-            return Double.NaN;
-        }
-        char last = s.charAt(s.length() - 1);
-        if (last == 'd' || last == 'D' || last == 'f' || last == 'F' || s.indexOf('x') >= 0 || s.indexOf('X') >= 0) {
-            return Double.NaN;
-        }
-        double v;
-        try {
-            v = Double.parseDouble(s);
-        } catch (NumberFormatException e) {
-            return Double.NaN;
-        }
-        return Double.isFinite(v) ? v : Double.NaN; // NaN, Infinity and overflowing literals are not numbers here
+        return DecimalParser.parse(s);
     }
 
     private static boolean hasColumn(List<String> columns, String label) {
@@ -492,22 +478,149 @@ public final class RowChunks {
         return TextTable.columnIndex(file, columns, nameOrNumber);
     }
 
+    /** One record as the reader hands it out (valid until the next one is read). */
+    private interface Fields {
+        int size();
+
+        /** The field's text: trimmed ({@code String.trim}) for delimited files, the whitespace-split token otherwise. */
+        String text(int j);
+
+        /** True for the loader's missing values: an empty field, {@code ?} or {@code NA}. */
+        boolean missing(int j);
+
+        /** {@link #parseNumber} of the field's text. */
+        double number(int j);
+    }
+
+    /** A record split into strings (FastCSV's, a regular-expression split, or a line with non-ASCII text). */
+    private static final class StringFields implements Fields {
+        private final String[] f;
+
+        StringFields(String[] f) {
+            this.f = f;
+        }
+
+        @Override
+        public int size() {
+            return f.length;
+        }
+
+        @Override
+        public String text(int j) {
+            return f[j];
+        }
+
+        @Override
+        public boolean missing(int j) {
+            return MISSING.contains(f[j]);
+        }
+
+        @Override
+        public double number(int j) {
+            return parseNumber(f[j]);
+        }
+    }
+
+    /** A record of an ASCII line, its fields as ranges of the reader's byte buffer: no string per field. */
+    private static final class ByteFields implements Fields {
+        byte[] buf;
+        int[] from = new int[64];
+        int[] to = new int[64];
+        int n;
+
+        @Override
+        public int size() {
+            return n;
+        }
+
+        @Override
+        public String text(int j) {
+            return new String(buf, from[j], to[j] - from[j], StandardCharsets.ISO_8859_1);
+        }
+
+        @Override
+        public boolean missing(int j) {
+            int a = from[j];
+            int len = to[j] - a;
+            return len == 0 || (len == 1 && buf[a] == '?') || (len == 2 && buf[a] == 'N' && buf[a + 1] == 'A');
+        }
+
+        @Override
+        public double number(int j) {
+            return DecimalParser.parse(buf, from[j], to[j]);
+        }
+
+        /** {@code String.trim} of every field (of ASCII text). */
+        void trim() {
+            byte[] b = buf;
+            for (int j = 0; j < n; j++) {
+                int s = from[j];
+                int e = to[j];
+                if (s < e && (b[s] <= ' ' || b[e - 1] <= ' ')) {
+                    while (s < e && b[s] <= ' ') {
+                        s++;
+                    }
+                    while (e > s && b[e - 1] <= ' ') {
+                        e--;
+                    }
+                    from[j] = s;
+                    to[j] = e;
+                }
+            }
+        }
+
+        void add(int a, int b) {
+            if (n == from.length) {
+                from = java.util.Arrays.copyOf(from, 2 * n);
+                to = java.util.Arrays.copyOf(to, 2 * n);
+            }
+            from[n] = a;
+            to[n] = b;
+            n++;
+        }
+    }
+
     /**
      * The records of a table file one at a time, split as {@link TextTable#read} splits them (FastCSV for delimited
      * files; lines split on white space otherwise; blank lines and lines with the skip prefix skipped), with a digest of
      * the bytes read.
+     *
+     * <p>Lines are read as bytes, and a line of plain ASCII text is split here, without a string per field: for a
+     * delimited file, a line with no quote character and no carriage return but the one before its line feed is what
+     * FastCSV makes of it, its fields split at every separator (RFC 4180 quoting is the only thing that changes that);
+     * a line with other bytes than ASCII is decoded (UTF-8, as a whole: the line feed and the separators are ASCII, which
+     * no UTF-8 sequence, well-formed or not, includes) and split the same way. The first line with a quote character, a
+     * lone carriage return, more than FastCSV's 16384 fields or more than a megabyte is left to FastCSV: the file is read
+     * again from its start by FastCSV, which hands out the records from that line on (the earlier ones, one per line and
+     * numbered as here, were handed out already), so that quoting, line numbers and FastCSV's own errors are as before.
      */
     private static final class RecordReader implements AutoCloseable {
+        /** FastCSV's default limit on the fields of a record (CsvRecordHandler's maxFields). */
+        private static final int MAX_FIELDS = 16 * 1024;
+        /** A longer line is left to the slower reader. */
+        private static final int MAX_LINE = 1 << 20;
+
         private final Path file;
         private final TextTable.Format format;
         private final java.util.function.Consumer<DataException> onParseError;
         private final MessageDigest md;
-        private final InputStream in;
-        private final BufferedReader reader;
-        private final java.util.Iterator<CsvRecord> records;
-        private final CsvReader<CsvRecord> csv;
+        private final boolean delimited;
+        private final char sep;
+        // the fast reader: bytes
+        private InputStream raw;
+        private byte[] buf;
+        private int pos;
+        private int lim;
+        private boolean eof;
+        private final ByteFields fields = new ByteFields();
+        // the reader it hands over to (or the only one, for a skip prefix): FastCSV or whole lines as text
+        private InputStream in;
+        private BufferedReader reader;
+        private java.util.Iterator<CsvRecord> records;
+        private CsvReader<CsvRecord> csv;
+        private long skipBefore; // the records (lines) before this line were handed out by the fast reader
         private long line;
-        private long lineNo; // whitespace text: the number of lines read
+        private long lineNo; // the number of lines read
         private boolean done;
 
         RecordReader(Path file, TextTable.Format format, java.util.function.Consumer<DataException> onParseError) throws DataException {
@@ -519,33 +632,88 @@ public final class RowChunks {
             } catch (NoSuchAlgorithmException e) {
                 throw new IllegalStateException("SHA-256 unavailable", e);
             }
+            delimited = switch (format.separator()) {
+                case COMMA, TAB, SEMICOLON -> true;
+                default -> false;
+            };
+            sep = switch (format.separator()) {
+                case TAB -> '\t';
+                case SEMICOLON -> ';';
+                default -> ',';
+            };
+            // a skip prefix, or FastCSV's buffer limited by a system property: the text readers alone
+            boolean fast = format.skipPrefix() == null && (format.separator() == TextTable.Separator.WHITESPACE
+                    || (delimited && System.getProperty("fastcsv.max.field.size") == null));
             try {
-                in = new DigestInputStream(Files.newInputStream(file), md);
-                reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
-                reader.mark(1);
-                int c = reader.read();
-                if (c != '\uFEFF') {
-                    reader.reset();
+                if (fast) {
+                    raw = Files.newInputStream(file);
+                    buf = new byte[2 * MAX_LINE];
+                    fields.buf = buf;
+                    while (lim < 3 && !eof) {
+                        fill();
+                    }
+                    if (lim >= 3 && buf[0] == (byte) 0xEF && buf[1] == (byte) 0xBB && buf[2] == (byte) 0xBF) {
+                        pos = 3; // the byte order mark, U+FEFF
+                    }
+                } else {
+                    openText();
                 }
             } catch (IOException e) {
                 throw new DataException(file, null, "cannot read file: " + e.getMessage(), e);
             }
-            boolean delimited = switch (format.separator()) {
-                case COMMA, TAB, SEMICOLON -> true;
-                default -> false;
-            };
+        }
+
+        /** Opens the text reader (FastCSV, or whole lines) at the file's start, after a byte order mark. */
+        private void openText() throws IOException {
+            in = new DigestInputStream(Files.newInputStream(file), md);
+            reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
+            reader.mark(1);
+            int c = reader.read();
+            if (c != '\uFEFF') {
+                reader.reset();
+            }
             if (delimited) {
-                char sep = switch (format.separator()) {
-                    case TAB -> '\t';
-                    case SEMICOLON -> ';';
-                    default -> ',';
-                };
                 csv = CsvReader.builder().fieldSeparator(sep).quoteCharacter('"').skipEmptyLines(true)
                         .ignoreDifferentFieldCount(true).ofCsvRecord((Reader) reader);
                 records = csv.iterator();
+            }
+        }
+
+        /** Reads more bytes after {@code lim} (into the digest too). */
+        private void fill() throws IOException {
+            int k = raw.read(buf, lim, buf.length - lim);
+            if (k < 0) {
+                eof = true;
             } else {
-                csv = null;
-                records = null;
+                md.update(buf, lim, k);
+                lim += k;
+            }
+        }
+
+        /** The index of the line feed ending the line at {@code pos}, {@code lim} at the end of the file, -1 for a long line. */
+        private int lineEnd() throws IOException {
+            int i = pos;
+            while (true) {
+                byte[] b = buf;
+                int l = lim;
+                for (; i < l; i++) {
+                    if (b[i] == '\n') {
+                        return i;
+                    }
+                }
+                if (eof) {
+                    return lim;
+                }
+                if (lim - pos >= MAX_LINE) {
+                    return -1;
+                }
+                if (pos > 0) {
+                    System.arraycopy(buf, pos, buf, 0, lim - pos);
+                    i -= pos;
+                    lim -= pos;
+                    pos = 0;
+                }
+                fill();
             }
         }
 
@@ -555,11 +723,14 @@ public final class RowChunks {
         }
 
         /** The next record, or null at the end (or after a parse error, reported to {@code onParseError} or thrown). */
-        String[] next() throws DataException {
+        Fields next() throws DataException {
             if (done) {
                 return null;
             }
             try {
+                if (raw != null) {
+                    return delimited ? fastDelimited() : fastWhitespace();
+                }
                 return csv != null ? nextDelimited() : nextLine();
             } catch (IOException | RuntimeException e) {
                 done = true;
@@ -574,9 +745,181 @@ public final class RowChunks {
             }
         }
 
-        private String[] nextDelimited() {
+        /** Hands over to the text reader, which reads the file again and hands out the records from line {@code from} on. */
+        private Fields handOver(long from) throws IOException {
+            raw.close();
+            raw = null;
+            buf = null;
+            fields.buf = null;
+            md.reset();
+            lineNo = 0;
+            skipBefore = from;
+            openText();
+            return csv != null ? nextDelimited() : nextLine();
+        }
+
+        private Fields fastDelimited() throws IOException {
+            while (true) {
+                int end;
+                try {
+                    end = lineEnd();
+                } catch (IOException e) {
+                    // as FastCSV reports a failed read (an UncheckedIOException, "malformed delimited text: ...")
+                    throw new java.io.UncheckedIOException(lineNo == 0 ? "Exception when reading first record"
+                            : "Exception when reading record that started in line " + (lineNo + 1), e);
+                }
+                if (end < 0) {
+                    return handOver(lineNo + 1);
+                }
+                if (end == pos && end == lim) {
+                    done = true;
+                    return null;
+                }
+                int from = pos;
+                int to = end;
+                pos = end < lim ? end + 1 : end;
+                lineNo++;
+                byte[] b = buf;
+                if (to > from && b[to - 1] == '\r') {
+                    to--; // CRLF (or a last line ending in CR): one line end for FastCSV too
+                }
+                if (to == from) {
+                    continue; // an empty line
+                }
+                // one pass: the fields (untrimmed), and whether the line is plain ASCII with no quote and no CR
+                ByteFields r = fields;
+                r.n = 0;
+                boolean ascii = true;
+                byte s = (byte) sep;
+                int a = from;
+                for (int i = from; i < to; i++) {
+                    byte c = b[i];
+                    if (c == s) {
+                        r.add(a, i);
+                        a = i + 1;
+                    } else if (c <= '"') {
+                        if (c == '"' || c == '\r') {
+                            return handOver(lineNo);
+                        }
+                        ascii &= c >= 0;
+                    }
+                }
+                r.add(a, to);
+                if (r.n > MAX_FIELDS) {
+                    return handOver(lineNo); // FastCSV refuses it
+                }
+                if (!ascii) {
+                    String[] f = splitText(new String(b, from, to - from, StandardCharsets.UTF_8));
+                    if (f.length == 1 && f[0].isBlank()) {
+                        continue;
+                    }
+                    for (int j = 0; j < f.length; j++) {
+                        f[j] = f[j].trim();
+                    }
+                    line = lineNo;
+                    return new StringFields(f);
+                }
+                if (r.n == 1 && blank(b, from, to)) {
+                    continue;
+                }
+                r.trim();
+                line = lineNo;
+                return r;
+            }
+        }
+
+        /** The fields of a delimited line with no quote character: every separator splits. */
+        private String[] splitText(String s) {
+            List<String> f = new ArrayList<>();
+            int a = 0;
+            for (int i = 0; i <= s.length(); i++) {
+                if (i == s.length() || s.charAt(i) == sep) {
+                    f.add(s.substring(a, i));
+                    a = i + 1;
+                }
+            }
+            return f.toArray(new String[0]);
+        }
+
+        /** {@code String.isBlank} of ASCII bytes. */
+        private static boolean blank(byte[] b, int from, int to) {
+            for (int i = from; i < to; i++) {
+                if (!Character.isWhitespace(b[i])) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private Fields fastWhitespace() throws IOException {
+            while (true) {
+                int end = lineEnd();
+                if (end < 0) {
+                    return handOver(lineNo + 1);
+                }
+                if (end == pos && end == lim) {
+                    done = true;
+                    return null;
+                }
+                int from = pos;
+                int to = end;
+                pos = end < lim ? end + 1 : end;
+                lineNo++;
+                byte[] b = buf;
+                if (to > from && b[to - 1] == '\r') {
+                    to--; // split("\r?\n")
+                }
+                boolean plain = true; // ASCII, and no white space but spaces and tabs
+                boolean blank = true;
+                for (int i = from; i < to; i++) {
+                    byte c = b[i];
+                    if (c == ' ' || c == '\t') {
+                        continue;
+                    }
+                    blank = false;
+                    if (c < ' ') { // a control character, or (negative) not ASCII
+                        plain = false;
+                        break;
+                    }
+                }
+                if (!plain) {
+                    String s = new String(b, from, to - from, StandardCharsets.UTF_8);
+                    if (s.isBlank()) {
+                        continue;
+                    }
+                    line = lineNo;
+                    return new StringFields(WHITESPACE.split(s.trim()));
+                }
+                if (blank) {
+                    continue;
+                }
+                ByteFields r = fields;
+                r.n = 0;
+                int i = from;
+                while (i < to) {
+                    while (i < to && (b[i] == ' ' || b[i] == '\t')) {
+                        i++;
+                    }
+                    if (i == to) {
+                        break;
+                    }
+                    int s = i;
+                    while (i < to && b[i] != ' ' && b[i] != '\t') {
+                        i++;
+                    }
+                    r.add(s, i);
+                }
+                line = lineNo;
+                return r;
+            }
+        }
+
+        private Fields nextDelimited() {
             while (records.hasNext()) {
                 CsvRecord rec = records.next();
+                if (rec.getStartingLineNumber() < skipBefore) {
+                    continue; // handed out by the fast reader
+                }
                 List<String> f = rec.getFields();
                 if (format.skipPrefix() != null && !f.isEmpty() && f.get(0).startsWith(format.skipPrefix())) {
                     continue;
@@ -589,13 +932,13 @@ public final class RowChunks {
                     arr[j] = f.get(j).trim();
                 }
                 line = rec.getStartingLineNumber();
-                return arr;
+                return new StringFields(arr);
             }
             done = true;
             return null;
         }
 
-        private String[] nextLine() throws IOException {
+        private Fields nextLine() throws IOException {
             StringBuilder sb = new StringBuilder();
             while (true) {
                 sb.setLength(0);
@@ -610,6 +953,9 @@ public final class RowChunks {
                     return null;
                 }
                 lineNo++;
+                if (lineNo < skipBefore) {
+                    continue; // handed out by the fast reader
+                }
                 int len = sb.length();
                 if (len > 0 && sb.charAt(len - 1) == '\r') {
                     sb.setLength(len - 1); // split("\r?\n")
@@ -626,16 +972,24 @@ public final class RowChunks {
                 if (format.separator() != TextTable.Separator.WHITESPACE) {
                     throw new IllegalArgumentException("fixed-width text is not read in chunks");
                 }
-                return WHITESPACE.split(s.trim());
+                return new StringFields(WHITESPACE.split(s.trim()));
             }
         }
 
         /** The digest of every byte of the file (the rest is read first). */
         String sha256() throws DataException {
             try {
-                byte[] skip = new byte[1 << 16];
-                while (in.read(skip) > 0) {
-                    // the remaining bytes, for the digest
+                if (raw != null) {
+                    while (!eof) {
+                        pos = 0;
+                        lim = 0;
+                        fill();
+                    }
+                } else {
+                    byte[] skip = new byte[1 << 16];
+                    while (in.read(skip) > 0) {
+                        // the remaining bytes, for the digest
+                    }
                 }
             } catch (IOException e) {
                 throw new DataException(file, null, "cannot read file: " + e.getMessage(), e);
@@ -646,10 +1000,15 @@ public final class RowChunks {
         @Override
         public void close() throws DataException {
             try {
+                if (raw != null) {
+                    raw.close();
+                }
                 if (csv != null) {
                     csv.close();
                 }
-                reader.close();
+                if (reader != null) {
+                    reader.close();
+                }
             } catch (IOException e) {
                 throw new DataException(file, null, "cannot read file: " + e.getMessage(), e);
             }

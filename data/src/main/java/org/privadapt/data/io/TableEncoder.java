@@ -260,7 +260,7 @@ public final class TableEncoder {
                         int lv = java.util.Collections.binarySearch(levels.get(c), s);
                         data[a + (offset[c] + lv) * rows.length] = 1.0;
                     } else {
-                        data[a + offset[c] * rows.length] = Double.parseDouble(s);
+                        data[a + offset[c] * rows.length] = DecimalParser.parse(s); // a number (checked above): parseDouble's value
                     }
                 }
             }
@@ -310,24 +310,13 @@ public final class TableEncoder {
         return "line " + t.line(r) + ", field " + (j + 1) + " ('" + cols.get(j) + "')";
     }
 
-    /** A finite decimal number (Java syntax, no hex, no NaN/Infinity). */
+    /**
+     * A finite decimal number (Java syntax, no hex, no NaN/Infinity): {@link DecimalParser#parse} (what
+     * {@code Double.parseDouble} reads, finite, of text that starts with a digit, a sign or a point and ends in no
+     * {@code d}/{@code f} suffix; hex refused) gives a number for it.
+     */
     static boolean isNumber(String s) {
-        if (s.isEmpty() || isNonFinite(s)) {
-            return false;
-        }
-        char c0 = s.charAt(0);
-        if (!(Character.isDigit(c0) || c0 == '-' || c0 == '+' || c0 == '.')) {
-            return false;
-        }
-        char last = s.charAt(s.length() - 1);
-        if (last == 'd' || last == 'D' || last == 'f' || last == 'F' || s.contains("x") || s.contains("X")) {
-            return false;
-        }
-        try {
-            return Double.isFinite(Double.parseDouble(s));
-        } catch (NumberFormatException e) {
-            return false;
-        }
+        return !Double.isNaN(DecimalParser.parse(s));
     }
 
     static boolean isNonFinite(String s) {
