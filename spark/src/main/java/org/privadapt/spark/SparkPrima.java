@@ -85,13 +85,17 @@ public final class SparkPrima {
         return new SecondMomentRelease.ExactMoments(partition, grams, total.sums.values(), total.count);
     }
 
-    /** Per partition: the blocks' Gram upper triangles and the column sums (compensated), the row count (exact). */
+    /**
+     * Per partition: the blocks' Gram upper triangles and the column sums (compensated over blocks of rows, each block
+     * summed plainly: {@link BlockSums}), the row count (exact).
+     */
     static final class MomentAcc implements RowAggregation.Accumulator<MomentAcc> {
         private static final long serialVersionUID = 1L;
         private final double rowBound;
         private final int[][] blocks;
         private final int[] blockOf;
         private final double[] bounds;
+        private final boolean whole;
         final int[] offsets;
         final CompensatedSums grams;
         final CompensatedSums sums;
@@ -102,6 +106,7 @@ public final class SparkPrima {
             this.blocks = blocks;
             this.blockOf = blockOf;
             this.bounds = bounds;
+            this.whole = blocks.length == 1 && isIdentity(blocks[0], d);
             this.offsets = new int[blocks.length];
             int size = 0;
             for (int b = 0; b < blocks.length; b++) {
@@ -114,14 +119,43 @@ public final class SparkPrima {
 
         @Override
         public void add(double[] row, String label) {
-            double[] x = Prima.clipRow(row, rowBound, blockOf, bounds);
+            addBlock(new double[][] {row}, null, 1);
+        }
+
+        /**
+         * Each row clipped by {@link Prima#clipRow} as before; then the block's plain sums (per block of the partition
+         * the upper triangle of its Gram matrix, {@link BlockSums#addOuterUpper}; the column sums) added into the
+         * compensated sums: the streaming engine's per-block sum.
+         */
+        @Override
+        public void addBlock(double[][] rows, String[] labels, int m) {
+            int d = sums.size();
+            double[][] clipped = new double[m][];
+            for (int i = 0; i < m; i++) {
+                clipped[i] = Prima.clipRow(rows[i], rowBound, blockOf, bounds);
+            }
             for (int b = 0; b < blocks.length; b++) {
-                Triangles.addOuter(grams, offsets[b], x, blocks[b]);
+                int len = blocks[b].length;
+                double[] g = new double[Triangles.size(len)];
+                BlockSums.addOuterUpper(whole ? clipped : BlockSums.columns(clipped, m, blocks[b]), m, len, g);
+                BlockSums.addTo(grams, offsets[b], g);
             }
-            for (int j = 0; j < x.length; j++) {
-                sums.add(j, x[j]);
+            double[] s = new double[d];
+            BlockSums.addRows(clipped, m, d, s);
+            BlockSums.addTo(sums, 0, s);
+            count += m;
+        }
+
+        private static boolean isIdentity(int[] idx, int d) {
+            if (idx.length != d) {
+                return false;
             }
-            count++;
+            for (int j = 0; j < d; j++) {
+                if (idx[j] != j) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         @Override

@@ -3,6 +3,8 @@ package org.privadapt.spark;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.util.ArrayData;
 
 /**
  * A party's rows on Spark, as the releases read them: a {@code Dataset<Row>} whose first column, {@value #FEATURES},
@@ -54,6 +56,22 @@ public record SparkTable(Dataset<Row> rows, List<String> featureNames, String la
         for (int j = 0; j < d; j++) {
             Object v = list.get(j);
             x[j] = v == null ? Double.NaN : ((Number) v).doubleValue();
+        }
+        return x;
+    }
+
+    /**
+     * A row's features as a new array, from Spark's internal row (the {@code array<double>} read with its typed
+     * accessor, no boxing; a null entry, a missing value, becomes NaN): the same values as {@link #features(Row, int)}.
+     */
+    static double[] features(InternalRow r, int d) {
+        ArrayData a = r.getArray(0);
+        if (a.numElements() != d) {
+            throw new IllegalStateException("a row has " + a.numElements() + " features, the table " + d);
+        }
+        double[] x = new double[d];
+        for (int j = 0; j < d; j++) {
+            x[j] = a.isNullAt(j) ? Double.NaN : a.getDouble(j);
         }
         return x;
     }

@@ -42,7 +42,8 @@ import org.privadapt.privacy.noise.NoiseSource;
  * stream DIR D REPS OP...      the streaming engine on DIR/rows.csv (4096-row blocks, no preprocessing); OP: prima, ncm
  * </pre>
  *
- * Each timed run prints {@code BENCH op seconds rows/s}; the last line gives the peak heap and resident set.
+ * Each timed run prints {@code BENCH op seconds rows/s cpu seconds} (the process's CPU time over the run, all
+ * threads: on a shared machine less dependent on the load than the wall time); the last line gives the peak heap and resident set.
  */
 public final class SparkScaleBench {
     static final List<String> CLASSES = List.of("c0", "c1", "c2", "c3");
@@ -134,6 +135,7 @@ public final class SparkScaleBench {
         for (int rep = 0; rep < reps; rep++) {
             for (String op : ops) {
                 long t0 = System.nanoTime();
+                long cpu0 = cpuNanos();
                 Object out = switch (op) {
                     case "count" -> table.rows().count();
                     case "check" -> table.requireValid();
@@ -143,7 +145,7 @@ public final class SparkScaleBench {
                     case "lda" -> SparkClassStatistics.ldaRelease(plan("lda", d), table, CLASSES, new SessionRandomness(NoiseSource.seeded(3)));
                     default -> throw new IllegalArgumentException("op " + op);
                 };
-                report(op, t0, n, out);
+                report(op, t0, cpu0, n, out);
             }
         }
     }
@@ -155,6 +157,7 @@ public final class SparkScaleBench {
         for (int rep = 0; rep < reps; rep++) {
             for (String op : ops) {
                 long t0 = System.nanoTime();
+                long cpu0 = cpuNanos();
                 Object out;
                 long n;
                 switch (op) {
@@ -171,18 +174,25 @@ public final class SparkScaleBench {
                     }
                     default -> throw new IllegalArgumentException("op " + op);
                 }
-                report("stream-" + op, t0, n, out);
+                report("stream-" + op, t0, cpu0, n, out);
             }
         }
     }
 
-    static void report(String op, long t0, long n, Object out) {
+    static void report(String op, long t0, long cpu0, long n, Object out) {
         double s = (System.nanoTime() - t0) / 1e9;
-        System.out.printf(Locale.ROOT, "BENCH %-14s %8.2f s %12.0f rows/s%n", op, s, n / s);
+        double cpu = (cpuNanos() - cpu0) / 1e9;
+        System.out.printf(Locale.ROOT, "BENCH %-14s %8.2f s %12.0f rows/s  cpu %8.2f s%n", op, s, n / s, cpu);
         System.out.flush();
         if (out == null) {
             throw new IllegalStateException(op);
         }
+    }
+
+    /** The process's CPU time (all threads, native BLAS threads included), nanoseconds. */
+    static long cpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     static long peakHeapMb() {
