@@ -64,13 +64,21 @@ public final class RowAggregation {
 
     /** Folds every row of {@code table} into one accumulator (see the class comment). */
     public static <A extends Accumulator<A>> A aggregate(SparkTable table, Zero<A> zero) {
+        return aggregate(table, zero, BLOCK_ROWS);
+    }
+
+    /** {@link #aggregate(SparkTable, Zero)} with blocks of at most {@code blockRows} rows (tests vary it). */
+    static <A extends Accumulator<A>> A aggregate(SparkTable table, Zero<A> zero, int blockRows) {
+        if (blockRows < 1) {
+            throw new IllegalArgumentException("blockRows must be >= 1, got " + blockRows);
+        }
         int d = table.dimension();
         boolean labelled = table.labelled();
         JavaRDD<InternalRow> rows = table.rows().queryExecution().toRdd().toJavaRDD();
         List<Tuple2<Integer, A>> parts = rows.mapPartitionsWithIndex((Integer index, Iterator<InternalRow> it) -> {
             A acc = zero.get();
-            double[][] block = new double[BLOCK_ROWS][];
-            String[] labels = labelled ? new String[BLOCK_ROWS] : null;
+            double[][] block = new double[blockRows][];
+            String[] labels = labelled ? new String[blockRows] : null;
             Labels names = labelled ? new Labels() : null;
             int m = 0;
             while (it.hasNext()) {
@@ -79,7 +87,7 @@ public final class RowAggregation {
                 if (labelled) {
                     labels[m] = names.of(r);
                 }
-                if (++m == BLOCK_ROWS) {
+                if (++m == blockRows) {
                     acc.addBlock(block, labels, m);
                     m = 0;
                 }
