@@ -97,7 +97,11 @@ public record SparkTable(Dataset<Row> rows, List<String> featureNames, String la
      * (as {@code Dataset.requireNonEmpty().requireFinite()}), a missing label in a labelled table.
      */
     public Check requireValid() {
-        Check c = check();
+        return require(check());
+    }
+
+    /** Refuses what {@link #requireValid} refuses, from a check made elsewhere (e.g. in the same pass as a statistic). */
+    static Check require(Check c) {
         if (c.rows() == 0) {
             throw new IllegalArgumentException("the table has no rows");
         }
@@ -110,7 +114,7 @@ public record SparkTable(Dataset<Row> rows, List<String> featureNames, String la
         return c;
     }
 
-    private static final class Counter implements RowAggregation.Accumulator<Counter> {
+    static final class Counter implements RowAggregation.Accumulator<Counter> {
         private static final long serialVersionUID = 1L;
         private final boolean labelled;
         long rows;
@@ -133,6 +137,10 @@ public record SparkTable(Dataset<Row> rows, List<String> featureNames, String la
             if (labelled && label == null) {
                 missingLabels++;
             }
+        }
+
+        Check result() {
+            return new Check(rows, nonFinite, missingLabels);
         }
 
         @Override
