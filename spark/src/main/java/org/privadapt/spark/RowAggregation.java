@@ -4,10 +4,13 @@ import org.privadapt.math.CompensatedSums;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.unsafe.types.UTF8String;
 import scala.Tuple2;
 
 /**
@@ -18,10 +21,18 @@ import scala.Tuple2;
  * order in which tasks finish). Nothing but the accumulators leaves the executors: no row, and no per-partition
  * count is kept on the driver once merged.
  *
+ * <p>Rows reach an accumulator in blocks of up to {@link #BLOCK_ROWS} rows ({@link Accumulator#addBlock}); an
+ * accumulator whose statistic is a second moment overrides it to map each row as before, sum the block plainly
+ * ({@link BlockSums}) and add the block's sums into its compensated sums, as the streaming engine adds its blocks. The others take the rows one by one (the default). The rows are read from Spark's internal rows
+ * ({@code array<double>} read with its typed accessor: no boxing).
+ *
  * <p>The driver holds one accumulator per partition at once ({@code O(P d^2)} for a second moment): fine for the
  * hundreds of partitions of a large file at d in the hundreds; a tree merge on the executors is the next step for more.
  */
 public final class RowAggregation {
+    /** The most rows handed to {@link Accumulator#addBlock} at once. */
+    public static final int BLOCK_ROWS = 2048;
+
     private RowAggregation() {
     }
 
@@ -29,6 +40,17 @@ public final class RowAggregation {
     public interface Accumulator<A extends Accumulator<A>> extends Serializable {
         /** Folds in one row: its features (a fresh array the accumulator may keep or change) and label (or null). */
         void add(double[] features, String label);
+
+        /**
+         * Folds in the rows {@code rows[0..count)} with labels {@code labels[0..count)} ({@code labels} null for an
+         * unlabelled table). Each row is a fresh array the accumulator may keep or change; the two arrays holding them
+         * are the aggregation's and are reused after the call. The default adds the rows one by one, in order.
+         */
+        default void addBlock(double[][] rows, String[] labels, int count) {
+            for (int i = 0; i < count; i++) {
+                add(rows[i], labels == null ? null : labels[i]);
+            }
+        }
 
         /** Merges another partition's accumulator into this one. */
         void merge(A other);
@@ -42,14 +64,36 @@ public final class RowAggregation {
 
     /** Folds every row of {@code table} into one accumulator (see the class comment). */
     public static <A extends Accumulator<A>> A aggregate(SparkTable table, Zero<A> zero) {
+        return aggregate(table, zero, BLOCK_ROWS);
+    }
+
+    /** {@link #aggregate(SparkTable, Zero)} with blocks of at most {@code blockRows} rows (tests vary it). */
+    static <A extends Accumulator<A>> A aggregate(SparkTable table, Zero<A> zero, int blockRows) {
+        if (blockRows < 1) {
+            throw new IllegalArgumentException("blockRows must be >= 1, got " + blockRows);
+        }
         int d = table.dimension();
         boolean labelled = table.labelled();
-        JavaRDD<Row> rows = table.rows().javaRDD();
-        List<Tuple2<Integer, A>> parts = rows.mapPartitionsWithIndex((Integer index, Iterator<Row> it) -> {
+        JavaRDD<InternalRow> rows = table.rows().queryExecution().toRdd().toJavaRDD();
+        List<Tuple2<Integer, A>> parts = rows.mapPartitionsWithIndex((Integer index, Iterator<InternalRow> it) -> {
             A acc = zero.get();
+            double[][] block = new double[blockRows][];
+            String[] labels = labelled ? new String[blockRows] : null;
+            Labels names = labelled ? new Labels() : null;
+            int m = 0;
             while (it.hasNext()) {
-                Row r = it.next();
-                acc.add(SparkTable.features(r, d), labelled ? SparkTable.label(r) : null);
+                InternalRow r = it.next();
+                block[m] = SparkTable.features(r, d);
+                if (labelled) {
+                    labels[m] = names.of(r);
+                }
+                if (++m == blockRows) {
+                    acc.addBlock(block, labels, m);
+                    m = 0;
+                }
+            }
+            if (m > 0) {
+                acc.addBlock(block, labels, m);
             }
             List<Tuple2<Integer, A>> one = new ArrayList<>(1);
             one.add(new Tuple2<>(index, acc));
@@ -62,5 +106,29 @@ public final class RowAggregation {
             total.merge(p._2());
         }
         return total;
+    }
+
+    /**
+     * A row's label as a string, the strings of the first few distinct labels kept (a class label repeats; a numeric
+     * target need not, so the cache stops growing).
+     */
+    private static final class Labels {
+        private static final int MAX = 1024;
+        private final Map<UTF8String, String> known = new HashMap<>();
+
+        String of(InternalRow r) {
+            if (r.isNullAt(1)) {
+                return null;
+            }
+            UTF8String u = r.getUTF8String(1);
+            String s = known.get(u);
+            if (s == null) {
+                s = u.toString();
+                if (known.size() < MAX) {
+                    known.put(u.clone(), s); // u may point into a buffer the reader reuses
+                }
+            }
+            return s;
+        }
     }
 }

@@ -118,10 +118,22 @@ public final class SparkBaselines {
 
         @Override
         public void add(double[] x, String label) {
-            for (int j = 0; j < x.length; j++) {
-                x[j] -= mean[j];
+            addBlock(new double[][] {x}, null, 1);
+        }
+
+        /** Each row centred as before; the block's plain sum ({@link BlockSums}) added compensated. */
+        @Override
+        public void addBlock(double[][] rows, String[] labels, int m) {
+            int d = mean.length;
+            for (int i = 0; i < m; i++) {
+                double[] x = rows[i];
+                for (int j = 0; j < d; j++) {
+                    x[j] -= mean[j];
+                }
             }
-            Triangles.addOuter(moment, 0, x, null);
+            double[] g = new double[Triangles.size(d)];
+            BlockSums.addOuterUpper(rows, m, d, g);
+            BlockSums.addTo(moment, 0, g);
         }
 
         @Override

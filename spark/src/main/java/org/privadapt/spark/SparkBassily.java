@@ -212,14 +212,30 @@ public final class SparkBassily {
 
         @Override
         public void add(double[] row, String label) {
-            double[] x = PCnvxAdap.clipRow(row, 1.0);
-            double y = PCnvxAdap.clipTarget(target(label));
-            Triangles.addOuter(gram, 0, x, null);
-            for (int j = 0; j < x.length; j++) {
-                xty.add(j, x[j] * y);
+            addBlock(new double[][] {row}, new String[] {label}, 1);
+        }
+
+        /** Each row and target clipped as before; the block's plain sums ({@link BlockSums}) added compensated. */
+        @Override
+        public void addBlock(double[][] rows, String[] labels, int m) {
+            int d = xty.size();
+            double[][] x = new double[m][];
+            double[] xy = new double[d];
+            double yy = 0;
+            for (int i = 0; i < m; i++) {
+                x[i] = PCnvxAdap.clipRow(rows[i], 1.0);
+                double y = PCnvxAdap.clipTarget(target(labels[i]));
+                for (int j = 0; j < d; j++) {
+                    xy[j] += x[i][j] * y;
+                }
+                yy += y * y;
             }
-            squares.add(0, y * y);
-            count++;
+            double[] g = new double[Triangles.size(d)];
+            BlockSums.addOuterUpper(x, m, d, g);
+            BlockSums.addTo(gram, 0, g);
+            BlockSums.addTo(xty, 0, xy);
+            squares.add(0, yy);
+            count += m;
         }
 
         @Override

@@ -81,7 +81,10 @@ public final class SparkClassStatistics {
         return ClassStatistics.ofExact(counts, sums, moment);
     }
 
-    /** Per partition: exact counts (long), compensated class sums and upper triangle of the second moment. */
+    /**
+     * Per partition: exact counts (long), class sums and upper triangle of the second moment (compensated over blocks
+     * of rows, each block summed plainly: {@link BlockSums}).
+     */
     static final class Acc implements RowAggregation.Accumulator<Acc> {
         private static final long serialVersionUID = 1L;
         private final List<String> names;
@@ -115,19 +118,41 @@ public final class SparkClassStatistics {
 
         @Override
         public void add(double[] row, String label) {
-            int c = code(label);
-            if (c < 0) {
-                unknown++;
+            addBlock(new double[][] {row}, new String[] {label}, 1);
+        }
+
+        /**
+         * Each row normalised ({@link ClassStatistics#normaliseRow}) or clipped ({@link ClassStatistics#clipRow}) as
+         * before; then the block's plain per-class sums and second moment ({@link BlockSums}) added into the
+         * compensated sums (the streaming engine's per-block sum). Counts are exact.
+         */
+        @Override
+        public void addBlock(double[][] rows, String[] labels, int m) {
+            double[][] x = new double[m][];
+            int k = counts.length;
+            double[] s = new double[k * d];
+            int n = 0;
+            for (int i = 0; i < m; i++) {
+                int c = code(labels[i]);
+                if (c < 0) {
+                    unknown++;
+                    continue;
+                }
+                counts[c]++;
+                double[] z = Double.isNaN(rowBound) ? ClassStatistics.normaliseRow(rows[i]) : ClassStatistics.clipRow(rows[i], rowBound);
+                for (int j = 0, off = c * d; j < d; j++) {
+                    s[off + j] += z[j];
+                }
+                x[n++] = z;
+            }
+            if (n == 0) {
                 return;
             }
-            double[] x = Double.isNaN(rowBound) ? ClassStatistics.normaliseRow(row) : ClassStatistics.clipRow(row, rowBound);
-            counts[c]++;
-            int off = c * d;
-            for (int j = 0; j < d; j++) {
-                sums.add(off + j, x[j]);
-            }
+            BlockSums.addTo(sums, 0, s);
             if (moment != null) {
-                Triangles.addOuter(moment, 0, x, null);
+                double[] g = new double[Triangles.size(d)];
+                BlockSums.addOuterUpper(x, n, d, g);
+                BlockSums.addTo(moment, 0, g);
             }
         }
 

@@ -2,6 +2,7 @@ package org.privadapt.spark;
 
 import org.privadapt.math.CompensatedSums;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.privadapt.math.DenseMatrix;
 import org.privadapt.methods.prima.Partition;
@@ -26,12 +27,142 @@ public final class SparkPrima {
 
     /**
      * The target's noisy moments from rows on Spark. The checks the in-process path makes on a dataset (rows present,
-     * every value finite) are one pass over the rows, before the charge; the layout is public (named columns).
+     * every value finite) are made before the charge, in the same pass as the first moments asked for
+     * ({@link #checkedMomentSource}); the layout is public (named columns).
      */
     public static Prima.NoisyMoments noisyMoments(SparkTable target, PrimaConfig cfg, String method, long seed, PrivacySession session)
             throws BudgetExceededException, BudgetLedger.LedgerException {
-        target.requireValid();
-        return Prima.noisyMoments(momentSource(target, cfg), cfg, method, seed, session);
+        return Prima.noisyMoments(checkedMomentSource(target, cfg, seed), cfg, method, seed, session);
+    }
+
+    /**
+     * One pass over the rows, before anything is charged: the checks {@link SparkTable#requireValid} makes (refused
+     * here, as it refuses) and, in the same aggregate, the exact moments {@link Prima#noisyMoments(Prima.MomentSource,
+     * PrimaConfig, String, long, PrivacySession)} asks for first (the final partition's for single and random, which
+     * are public: the partition from the seed; the full moments for forward selection), kept for that ask: no noise,
+     * nothing released, until the charge (the streaming engine's {@code StreamedMoments.prepare}). Any other ask
+     * (forward selection's chosen partition) is a new aggregate.
+     */
+    static Prima.MomentSource checkedMomentSource(SparkTable target, PrimaConfig cfg, long seed) {
+        int d = target.dimension();
+        Partition first;
+        double[] firstBounds;
+        switch (cfg.partitioning()) {
+            case SINGLE -> {
+                first = Partition.single(d);
+                firstBounds = cfg.blockBounds(first);
+            }
+            case RANDOM -> {
+                first = Partition.random(d, cfg.blockSize(), seed);
+                firstBounds = cfg.blockBounds(first);
+            }
+            default -> {
+                first = Partition.single(d);
+                firstBounds = null;
+            }
+        }
+        int[][] blocks = blocks(first);
+        int[] blockOf = Prima.blockIndex(first);
+        double rowBound = cfg.rowBound();
+        double[] bounds = firstBounds == null ? null : firstBounds.clone();
+        boolean labelled = target.labelled();
+        Checked both = RowAggregation.aggregate(target,
+                () -> new Checked(new SparkTable.Counter(labelled), new MomentAcc(d, rowBound, blocks, blockOf, bounds)));
+        SparkTable.require(both.counter.result());
+        SecondMomentRelease.ExactMoments cached = exact(both.moments, first, blocks);
+        Prima.MomentSource rest = momentSource(target, cfg);
+        return new Prima.MomentSource() {
+            @Override
+            public int dimension() {
+                return d;
+            }
+
+            @Override
+            public SecondMomentRelease.ExactMoments moments(Partition partition, double[] blockBounds) {
+                if (samePartition(partition, first) && Arrays.equals(blockBounds, firstBounds)) {
+                    return cached;
+                }
+                return rest.moments(partition, blockBounds);
+            }
+        };
+    }
+
+    private static boolean samePartition(Partition a, Partition b) {
+        if (a.dimension() != b.dimension() || a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (!Arrays.equals(a.block(i), b.block(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int[][] blocks(Partition partition) {
+        int[][] blocks = new int[partition.size()][];
+        for (int b = 0; b < blocks.length; b++) {
+            blocks[b] = partition.block(b);
+        }
+        return blocks;
+    }
+
+    private static SecondMomentRelease.ExactMoments exact(MomentAcc total, Partition partition, int[][] blocks) {
+        List<DenseMatrix> grams = new ArrayList<>();
+        for (int b = 0; b < blocks.length; b++) {
+            grams.add(Triangles.symmetric(total.grams, total.offsets[b], blocks[b].length));
+        }
+        return new SecondMomentRelease.ExactMoments(partition, grams, total.sums.values(), total.count);
+    }
+
+    /**
+     * The row checks and the moments in one aggregate: a row with a missing or non-finite value is counted (and the
+     * table refused, before any charge) and kept out of the moments.
+     */
+    static final class Checked implements RowAggregation.Accumulator<Checked> {
+        private static final long serialVersionUID = 1L;
+        final SparkTable.Counter counter;
+        final MomentAcc moments;
+
+        Checked(SparkTable.Counter counter, MomentAcc moments) {
+            this.counter = counter;
+            this.moments = moments;
+        }
+
+        @Override
+        public void add(double[] features, String label) {
+            addBlock(new double[][] {features}, new String[] {label}, 1);
+        }
+
+        @Override
+        public void addBlock(double[][] rows, String[] labels, int count) {
+            counter.addBlock(rows, labels, count); // reads the rows only
+            double[][] finite = new double[count][];
+            int n = 0;
+            for (int i = 0; i < count; i++) {
+                if (allFinite(rows[i])) {
+                    finite[n++] = rows[i];
+                }
+            }
+            if (n > 0) {
+                moments.addBlock(finite, null, n);
+            }
+        }
+
+        private static boolean allFinite(double[] x) {
+            for (double v : x) {
+                if (!Double.isFinite(v)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public void merge(Checked o) {
+            counter.merge(o.counter);
+            moments.merge(o.moments);
+        }
     }
 
     /**
@@ -71,27 +202,24 @@ public final class SparkPrima {
             throw new IllegalArgumentException(blockBounds.length + " bounds for " + partition.size() + " blocks");
         }
         int d = table.dimension();
-        int[][] blocks = new int[partition.size()][];
-        for (int b = 0; b < blocks.length; b++) {
-            blocks[b] = partition.block(b);
-        }
+        int[][] blocks = blocks(partition);
         int[] blockOf = Prima.blockIndex(partition);
         double[] bounds = blockBounds == null ? null : blockBounds.clone();
         MomentAcc total = RowAggregation.aggregate(table, () -> new MomentAcc(d, rowBound, blocks, blockOf, bounds));
-        List<DenseMatrix> grams = new ArrayList<>();
-        for (int b = 0; b < blocks.length; b++) {
-            grams.add(Triangles.symmetric(total.grams, total.offsets[b], blocks[b].length));
-        }
-        return new SecondMomentRelease.ExactMoments(partition, grams, total.sums.values(), total.count);
+        return exact(total, partition, blocks);
     }
 
-    /** Per partition: the blocks' Gram upper triangles and the column sums (compensated), the row count (exact). */
+    /**
+     * Per partition: the blocks' Gram upper triangles and the column sums (compensated over blocks of rows, each block
+     * summed plainly: {@link BlockSums}), the row count (exact).
+     */
     static final class MomentAcc implements RowAggregation.Accumulator<MomentAcc> {
         private static final long serialVersionUID = 1L;
         private final double rowBound;
         private final int[][] blocks;
         private final int[] blockOf;
         private final double[] bounds;
+        private final boolean whole;
         final int[] offsets;
         final CompensatedSums grams;
         final CompensatedSums sums;
@@ -102,6 +230,7 @@ public final class SparkPrima {
             this.blocks = blocks;
             this.blockOf = blockOf;
             this.bounds = bounds;
+            this.whole = blocks.length == 1 && isIdentity(blocks[0], d);
             this.offsets = new int[blocks.length];
             int size = 0;
             for (int b = 0; b < blocks.length; b++) {
@@ -114,14 +243,43 @@ public final class SparkPrima {
 
         @Override
         public void add(double[] row, String label) {
-            double[] x = Prima.clipRow(row, rowBound, blockOf, bounds);
+            addBlock(new double[][] {row}, null, 1);
+        }
+
+        /**
+         * Each row clipped by {@link Prima#clipRow} as before; then the block's plain sums (per block of the partition
+         * the upper triangle of its Gram matrix, {@link BlockSums#addOuterUpper}; the column sums) added into the
+         * compensated sums: the streaming engine's per-block sum.
+         */
+        @Override
+        public void addBlock(double[][] rows, String[] labels, int m) {
+            int d = sums.size();
+            double[][] clipped = new double[m][];
+            for (int i = 0; i < m; i++) {
+                clipped[i] = Prima.clipRow(rows[i], rowBound, blockOf, bounds);
+            }
             for (int b = 0; b < blocks.length; b++) {
-                Triangles.addOuter(grams, offsets[b], x, blocks[b]);
+                int len = blocks[b].length;
+                double[] g = new double[Triangles.size(len)];
+                BlockSums.addOuterUpper(whole ? clipped : BlockSums.columns(clipped, m, blocks[b]), m, len, g);
+                BlockSums.addTo(grams, offsets[b], g);
             }
-            for (int j = 0; j < x.length; j++) {
-                sums.add(j, x[j]);
+            double[] s = new double[d];
+            BlockSums.addRows(clipped, m, d, s);
+            BlockSums.addTo(sums, 0, s);
+            count += m;
+        }
+
+        private static boolean isIdentity(int[] idx, int d) {
+            if (idx.length != d) {
+                return false;
             }
-            count++;
+            for (int j = 0; j < d; j++) {
+                if (idx[j] != j) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         @Override

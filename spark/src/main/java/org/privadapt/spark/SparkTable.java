@@ -3,6 +3,8 @@ package org.privadapt.spark;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.util.ArrayData;
 
 /**
  * A party's rows on Spark, as the releases read them: a {@code Dataset<Row>} whose first column, {@value #FEATURES},
@@ -58,6 +60,22 @@ public record SparkTable(Dataset<Row> rows, List<String> featureNames, String la
         return x;
     }
 
+    /**
+     * A row's features as a new array, from Spark's internal row (the {@code array<double>} read with its typed
+     * accessor, no boxing; a null entry, a missing value, becomes NaN): the same values as {@link #features(Row, int)}.
+     */
+    static double[] features(InternalRow r, int d) {
+        ArrayData a = r.getArray(0);
+        if (a.numElements() != d) {
+            throw new IllegalStateException("a row has " + a.numElements() + " features, the table " + d);
+        }
+        double[] x = new double[d];
+        for (int j = 0; j < d; j++) {
+            x[j] = a.isNullAt(j) ? Double.NaN : a.getDouble(j);
+        }
+        return x;
+    }
+
     /** A row's label, or null when missing. */
     static String label(Row r) {
         return r.isNullAt(1) ? null : r.getString(1);
@@ -79,7 +97,11 @@ public record SparkTable(Dataset<Row> rows, List<String> featureNames, String la
      * (as {@code Dataset.requireNonEmpty().requireFinite()}), a missing label in a labelled table.
      */
     public Check requireValid() {
-        Check c = check();
+        return require(check());
+    }
+
+    /** Refuses what {@link #requireValid} refuses, from a check made elsewhere (e.g. in the same pass as a statistic). */
+    static Check require(Check c) {
         if (c.rows() == 0) {
             throw new IllegalArgumentException("the table has no rows");
         }
@@ -92,7 +114,7 @@ public record SparkTable(Dataset<Row> rows, List<String> featureNames, String la
         return c;
     }
 
-    private static final class Counter implements RowAggregation.Accumulator<Counter> {
+    static final class Counter implements RowAggregation.Accumulator<Counter> {
         private static final long serialVersionUID = 1L;
         private final boolean labelled;
         long rows;
@@ -115,6 +137,10 @@ public record SparkTable(Dataset<Row> rows, List<String> featureNames, String la
             if (labelled && label == null) {
                 missingLabels++;
             }
+        }
+
+        Check result() {
+            return new Check(rows, nonFinite, missingLabels);
         }
 
         @Override

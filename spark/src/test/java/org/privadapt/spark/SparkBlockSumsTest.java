@@ -1,0 +1,107 @@
+package org.privadapt.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.privadapt.spark.SparkTestSupport.CLASSES;
+import static org.privadapt.spark.SparkTestSupport.assertRelativelyClose;
+
+import java.util.SplittableRandom;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.privadapt.math.CompensatedSums;
+import org.privadapt.methods.prima.Partition;
+import org.privadapt.methods.prima.Prima;
+
+/**
+ * The blocked accumulation: the aggregates' results do not depend on the block size (1 row, a few, more than a
+ * partition holds; the other Spark tests run with the default, where their few hundred rows make one block per
+ * partition) beyond 1e-9 relative, and the Gram kernel equals the per-row outer products it replaced.
+ */
+class SparkBlockSumsTest {
+    static final double REL = 1e-9;
+    static final int[] BLOCK_ROWS = {1, 3, 7, 64, RowAggregation.BLOCK_ROWS};
+    static SparkSession spark;
+    static SparkTestSupport.Rows data;
+
+    @org.junit.jupiter.api.AfterAll
+    static void report() {
+        SparkTestSupport.reportWorst("blocked sums (block sizes, and the kernel against per-row outer products)");
+    }
+
+    @BeforeAll
+    static void start() {
+        spark = SparkTestSupport.spark();
+        data = SparkTestSupport.generate(350, 9, 4);
+    }
+
+    @Test
+    void theKernelEqualsThePerRowOuterProducts() {
+        SplittableRandom r = new SplittableRandom(5);
+        for (int m = 0; m <= 9; m++) {
+            int d = 1 + r.nextInt(8);
+            double[][] rows = new double[m][d];
+            CompensatedSums perRow = new CompensatedSums(Triangles.size(d));
+            for (double[] x : rows) {
+                for (int j = 0; j < d; j++) {
+                    x[j] = SparkTestSupport.gauss(r) * 3;
+                }
+                Triangles.addOuter(perRow, 0, x, null);
+            }
+            double[] g = new double[Triangles.size(d)];
+            BlockSums.addOuterUpper(rows, m, d, g);
+            assertRelativelyClose(g, perRow.values(), 1e-14, "kernel, " + m + " rows of " + d);
+        }
+    }
+
+    @Test
+    void thePrimaMomentsDoNotDependOnTheBlockSize() {
+        SparkTable table = data.table(spark, 2);
+        int d = data.dimension();
+        Partition p = Partition.random(d, 4, 11);
+        int[][] blocks = new int[p.size()][];
+        for (int b = 0; b < blocks.length; b++) {
+            blocks[b] = p.block(b);
+        }
+        int[] blockOf = Prima.blockIndex(p);
+        double[] bounds = new double[p.size()];
+        java.util.Arrays.fill(bounds, 2.0);
+        for (double[] bb : new double[][] {null, bounds}) {
+            SparkPrima.MomentAcc reference = null;
+            for (int rows : BLOCK_ROWS) {
+                SparkPrima.MomentAcc acc = RowAggregation.aggregate(table, () -> new SparkPrima.MomentAcc(d, 3.0, blocks, blockOf, bb), rows);
+                if (reference == null) {
+                    reference = acc;
+                    continue;
+                }
+                String what = "blocks of " + rows + " rows" + (bb == null ? "" : ", block bounds");
+                assertThat(acc.count).as(what + " count").isEqualTo(reference.count);
+                assertRelativelyClose(acc.sums.values(), reference.sums.values(), REL, what + " sums");
+                assertRelativelyClose(acc.grams.values(), reference.grams.values(), REL, what + " grams");
+            }
+        }
+    }
+
+    @Test
+    void theClassStatisticsDoNotDependOnTheBlockSize() {
+        SparkTable table = data.table(spark, 2);
+        int d = data.dimension();
+        for (double rowBound : new double[] {Double.NaN, 2.0}) {
+            boolean lda = !Double.isNaN(rowBound);
+            SparkClassStatistics.Acc reference = null;
+            for (int rows : BLOCK_ROWS) {
+                SparkClassStatistics.Acc acc = RowAggregation.aggregate(table, () -> new SparkClassStatistics.Acc(CLASSES, d, rowBound, lda), rows);
+                if (reference == null) {
+                    reference = acc;
+                    continue;
+                }
+                String what = (lda ? "lda" : "ncm") + ", blocks of " + rows + " rows";
+                assertThat(acc.counts).as(what + " counts").containsExactly(reference.counts);
+                assertThat(acc.unknown).as(what + " unknown").isZero();
+                assertRelativelyClose(acc.sums.values(), reference.sums.values(), REL, what + " sums");
+                if (lda) {
+                    assertRelativelyClose(acc.moment.values(), reference.moment.values(), REL, what + " moment");
+                }
+            }
+        }
+    }
+}
