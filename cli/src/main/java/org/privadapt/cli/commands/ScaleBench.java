@@ -238,6 +238,9 @@ final class ScaleBench {
                 warm.toString(), Integer.toString(d)));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+        // as the launcher sets it: OpenBLAS's idle workers sleep after 2^20 cycles instead of spinning 2^28 between the
+        // small per-block products (docs/performance.md, "BLAS threads spinning"), unless the caller chose a value
+        pb.environment().putIfAbsent("OPENBLAS_THREAD_TIMEOUT", "20");
         Process p = pb.start();
         String result = null;
         List<String> tail = new ArrayList<>();
