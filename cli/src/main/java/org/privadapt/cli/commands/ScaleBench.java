@@ -349,7 +349,11 @@ final class ScaleBench {
                     heap += pool.getPeakUsage().getUsed();
                 }
             }
-            System.out.printf(Locale.ROOT, "SCALE-RESULT %.3f %d %d %.3f%n", seconds, heap, vmHwmKb(), warmSeconds);
+            // G1's pools (and MemoryMXBean) update eden's use at collections: a run too small to collect reports 0 there;
+            // the heap's own count of used bytes (Runtime: capacity less free) includes the regions being allocated in
+            Runtime rt = Runtime.getRuntime();
+            heap = Math.max(heap, rt.totalMemory() - rt.freeMemory());
+            System.out.printf(Locale.ROOT, "SCALE-RESULT %.9f %d %d %.9f%n", seconds, heap, vmHwmKb(), warmSeconds); // ns: a tiny cell takes under a millisecond
             System.out.flush();
             System.exit(0);
         } catch (Throwable t) {

@@ -40,9 +40,9 @@ class ScaleBenchTest {
                 assertThat(c.path("seconds").isMissingNode() || c.path("seconds").isNull()).as(what).isTrue();
                 assertThat(c.get("note").asText()).as(what).contains("privadapt-spark.jar");
             } else {
-                assertThat(c.get("seconds").asDouble()).as(what + ": " + c.get("note")).isPositive();
-                assertThat(c.get("peakHeapMb").asDouble()).as(what).isPositive();
-                assertThat(c.get("peakRssMb").asDouble()).as(what).isGreaterThanOrEqualTo(c.get("peakHeapMb").asDouble() / 4);
+                assertThat(c.get("seconds").asDouble()).as(what + ": " + c).isPositive();
+                assertThat(c.get("peakHeapMb").asDouble()).as(what + ": " + c).isPositive();
+                assertThat(c.get("peakRssMb").asDouble()).as(what + ": " + c).isGreaterThanOrEqualTo(c.get("peakHeapMb").asDouble() / 4);
             }
         }
         assertThat(seen).containsExactly("load prima", "load ncm", "stream prima", "stream ncm", "spark prima", "spark ncm");
