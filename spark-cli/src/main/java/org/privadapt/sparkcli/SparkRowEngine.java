@@ -133,6 +133,20 @@ public final class SparkRowEngine implements RowEngine {
             return org.privadapt.spark.SparkEvaluation.correct(table, model, runId);
         }
 
+        @Override
+        public org.privadapt.models.nn.Network classStatisticsModel(org.privadapt.methods.core.PrivateLearners.Plan plan,
+                                                                    List<String> classes, org.privadapt.privacy.noise.NoiseSource noise)
+                throws DataException {
+            requireClasses(classes);
+            return org.privadapt.spark.SparkClassStatistics.model(plan, table, classes, noise);
+        }
+
+        @Override
+        public long[] correct(org.privadapt.models.nn.Network model) throws DataException {
+            requireClasses(model.classNames());
+            return org.privadapt.spark.SparkEvaluation.correct(table, model);
+        }
+
         /** A label outside the given classes is bad input: refused before anything is charged, naming the data. */
         private void requireClasses(List<String> classes) throws DataException {
             long outside = SparkPrimaTrain.outsideClasses(table, classes);

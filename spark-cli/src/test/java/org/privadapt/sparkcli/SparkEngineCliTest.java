@@ -242,7 +242,9 @@ class SparkEngineCliTest {
         Path[] src = sourceFiles();
         com.fasterxml.jackson.databind.ObjectMapper om = new com.fasterxml.jackson.databind.ObjectMapper();
         for (List<String> extra : List.of(List.of("--method", "prima", "--param", "learner=ncm"),
-                List.of("--method", "prisa", "--param", "learner=lda", "--preprocess", "l2,scale=3"))) {
+                List.of("--method", "prisa", "--param", "learner=lda", "--preprocess", "l2,scale=3"),
+                List.of("--method", "dp-source-only"), // learner=auto: the rule picks ncm at epsilon 2
+                List.of("--method", "dp-source-only", "--param", "learner=lda", "--relation", "replace"))) {
             List<String> common = new ArrayList<>(List.of("run", "--epsilon", "2", "--seed", "11", "--label-column", "y", "--json"));
             common.addAll(extra);
             List<String> in = new ArrayList<>(common);
@@ -258,6 +260,7 @@ class SparkEngineCliTest {
                 assertThat(b.code()).as(extra + " " + data[0] + ": " + b.err()).isZero();
                 com.fasterxml.jackson.databind.JsonNode j = om.readTree(b.out());
                 assertThat(j.path("accuracy").asDouble()).as(extra + " accuracy").isEqualTo(r.path("accuracy_mean").asDouble());
+                assertThat(j.path("accuracy").asDouble()).as(extra + " accuracy above chance").isGreaterThan(0.5);
                 for (String party : List.of("source", "target")) {
                     assertThat(j.path("privacy").path(party).path("epsilon").asDouble()).as(party)
                             .isCloseTo(r.path("privacy").path(party).path("epsilon").asDouble(), org.assertj.core.api.Assertions.within(1e-9));

@@ -36,6 +36,24 @@ public final class SparkClassStatistics {
         return PrivateLearners.ldaNoise(p, ldaExact(table, classes, PrivateLearners.ldaRowBound(p)), rnd);
     }
 
+    /**
+     * The model {@link PrivateLearners#train} fits in process for an ncm or lda plan (its event already charged), from
+     * the rows on Spark: the release's noise on the driver, then the nearest-class-mean or LDA network.
+     */
+    public static org.privadapt.models.nn.Network model(PrivateLearners.Plan p, SparkTable table, List<String> classes,
+                                                        org.privadapt.privacy.noise.NoiseSource noise) {
+        NoiseAndSampling rnd = new org.privadapt.models.dp.SessionRandomness(noise);
+        switch (p.kind()) {
+            case NCM:
+                return ncmRelease(p, table, classes, rnd).nearestClassMean(classes);
+            case LDA:
+                return ldaRelease(p, table, classes, rnd).lda(classes, p.config().param("lda-shrinkage", 0.5), 1.0);
+            default:
+                throw new IllegalArgumentException("learner " + p.kind().label() + ": on Spark the class statistics give ncm or lda; "
+                        + "give learner=ncm or learner=lda");
+        }
+    }
+
     /** The ncm statistic, exact: per-class counts and sums of the unit-normalised rows. */
     public static ClassStatistics ncmExact(SparkTable table, List<String> classes) {
         return exact(table, classes, Double.NaN, false);

@@ -24,6 +24,18 @@ public final class SparkEvaluation {
     /** Rows per prediction block. */
     static final int BLOCK = 1024;
 
+    /** As {@link #correct(SparkTable, SourceModel, String)} for a network (a source model of dp-source-only). */
+    public static long[] correct(SparkTable target, org.privadapt.models.nn.Network model) {
+        if (target.dimension() != model.sizes()[0]) {
+            throw new IllegalArgumentException("the target has " + target.dimension() + " features; the model is for " + model.sizes()[0]);
+        }
+        SparkDpGd.Params params = SparkDpGd.Params.of(model);
+        return count(target, model.classNames(), () -> {
+            org.privadapt.models.nn.Network net = params.network();
+            return net::predict;
+        });
+    }
+
     /** The number of rows whose label the model predicts, and the number of rows: {@code {correct, rows}}. */
     public static long[] correct(SparkTable target, SourceModel model, String runId) {
         if (!target.labelled()) {
@@ -33,19 +45,31 @@ public final class SparkEvaluation {
             throw new IllegalArgumentException("the target has " + target.dimension() + " features; the model is for " + model.dimension());
         }
         byte[] artifact = model.toArtifact(runId).toBytes();
-        int d = target.dimension();
-        Map<String, Integer> index = new HashMap<>();
-        List<String> names = model.classNames();
-        for (int c = 0; c < names.size(); c++) {
-            index.put(names.get(c), c);
-        }
-        List<long[]> parts = target.rows().javaRDD().mapPartitions((Iterator<Row> it) -> {
+        return count(target, model.classNames(), () -> {
             SourceModel m;
             try {
                 m = SourceModel.fromArtifact(Artifact.parse("model", artifact, "model"), "model");
             } catch (ArtifactException e) {
                 throw new IllegalStateException("the model's artifact did not parse on an executor: " + e.getMessage(), e);
             }
+            return m::predict;
+        });
+    }
+
+    /** Builds, on an executor, the predictor of blocks of rows. */
+    @FunctionalInterface
+    interface Predictors extends java.io.Serializable {
+        java.util.function.Function<DenseMatrix, int[]> make();
+    }
+
+    private static long[] count(SparkTable target, List<String> names, Predictors predictors) {
+        int d = target.dimension();
+        Map<String, Integer> index = new HashMap<>();
+        for (int c = 0; c < names.size(); c++) {
+            index.put(names.get(c), c);
+        }
+        List<long[]> parts = target.rows().javaRDD().mapPartitions((Iterator<Row> it) -> {
+            java.util.function.Function<DenseMatrix, int[]> m = predictors.make();
             long[] counts = new long[3]; // correct, rows, labels outside the model's classes
             List<double[]> rows = new ArrayList<>(BLOCK);
             List<Integer> truth = new ArrayList<>(BLOCK);
@@ -55,7 +79,7 @@ public final class SparkEvaluation {
                 Integer c = SparkTable.label(r) == null ? null : index.get(SparkTable.label(r));
                 truth.add(c == null ? -1 : c);
                 if (rows.size() == BLOCK || !it.hasNext()) {
-                    int[] pred = m.predict(DenseMatrix.fromRows(rows.toArray(new double[0][])));
+                    int[] pred = m.apply(DenseMatrix.fromRows(rows.toArray(new double[0][])));
                     for (int i = 0; i < pred.length; i++) {
                         counts[0] += pred[i] == truth.get(i) ? 1 : 0;
                         counts[2] += truth.get(i) < 0 ? 1 : 0;

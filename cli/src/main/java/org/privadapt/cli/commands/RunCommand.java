@@ -215,8 +215,8 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /**
-     * {@code --engine spark}: PRIMA/PRISA (and the PRIMA ablations) with the source's learner ncm or lda, both parties'
-     * rows on Spark: the target's release ({@code SparkPrima.release}), the source's model ({@code SparkPrimaTrain.train},
+     * {@code --engine spark}: dp-source-only (the source's class-statistics model, ncm or lda, evaluated on the target's
+     * rows), or PRIMA/PRISA (and the PRIMA ablations) with the source's learner ncm or lda, both parties' rows on Spark: the target's release ({@code SparkPrima.release}), the source's model ({@code SparkPrimaTrain.train},
      * from the release's artifact as shipped) and the target's evaluation of the model it received (a count on Spark),
      * with the same sessions, seeds and ledgers as in process, both parties staged and committed together (neither
      * ledger is written unless both plans fit). One run; no refinement (it needs the target's rows in one place).
@@ -228,9 +228,13 @@ public final class RunCommand implements Callable<Integer> {
         if (targetEval != null) {
             throw new UsageException("--engine spark evaluates on TARGET's labelled rows; --target-eval applies in process");
         }
-        PrimaMethod m = TargetCommand.primaMethod(method);
+        boolean dpSourceOnly = "dp-source-only".equals(method);
+        AdaptationMethod m = dpSourceOnly ? Runs.method(method) : TargetCommand.primaMethod(method);
         MethodConfig config = methodOptions.config(Map.of());
         methodOptions.checkNames(List.of(m), java.util.Set.of());
+        if (dpSourceOnly && org.privadapt.methods.core.PrivateLearners.selects(config)) {
+            throw new UsageException("--engine spark: learner=select runs in process");
+        }
         String refine = config.params().getOrDefault("refine", "none");
         if (!refine.equals("none")) {
             throw new UsageException("--engine spark: refine=" + refine + " needs the target's rows in one place; run it in process");
@@ -246,11 +250,13 @@ public final class RunCommand implements Callable<Integer> {
                     + "rows outside the privacy accounting; use row-local steps (l1, l2, clip=B, scale=K, minmax=LO:HI, none)");
         }
         String pre = steps.spec();
-        org.privadapt.methods.prima.PrimaConfig cfg;
-        try {
-            cfg = m.config(config, pre);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException(m.name() + ": " + e.getMessage(), e);
+        org.privadapt.methods.prima.PrimaConfig cfg = null;
+        if (!dpSourceOnly) {
+            try {
+                cfg = ((PrimaMethod) m).config(config, pre);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(m.name() + ": " + e.getMessage(), e);
+            }
         }
         org.privadapt.cli.engine.RowEngine eng = org.privadapt.cli.engine.EngineOptions.sparkEngine(
                 spec.root().commandLine().getParseResult().originalArgs());
@@ -270,16 +276,39 @@ public final class RunCommand implements Callable<Integer> {
                     .declaring(new org.privadapt.data.PublicFacts(null, "declared by the user (--classes)", null, false));
             ctx.target().stage();
             ctx.source().stage();
-            org.privadapt.methods.prima.SourceModel model;
+            org.privadapt.methods.prima.SourceModel model = null;
+            org.privadapt.models.nn.Network network = null;
+            String learner;
             boolean committed = false;
             try {
-                org.privadapt.methods.prima.TargetRelease release = tgt.targetRelease(cfg, pre, m.name(), runId, ctx.target());
-                org.privadapt.methods.prima.TargetRelease received = org.privadapt.methods.prima.TargetRelease.fromArtifact(
-                        org.privadapt.methods.artifacts.Artifact.parse("release", release.toArtifact().toBytes(), "release"), "release");
-                try {
-                    model = src.sourceModel(received, config, classes, declared, ctx.source());
-                } catch (IllegalArgumentException e) {
-                    throw new UsageException(m.name() + ": " + e.getMessage(), e);
+                if (dpSourceOnly) {
+                    // as DpSourceOnlyMethod: the learner by the rule on public quantities, one charge, the model from the
+                    // class statistics summed on Spark; the target spends nothing
+                    org.privadapt.privacy.PrivacySession s = ctx.source();
+                    double eps = s.target().epsilon();
+                    boolean sizePublic = declared.sizePublic() || s.relation() == org.privadapt.privacy.NeighbouringRelation.REPLACE_ONE;
+                    org.privadapt.methods.core.PrivateLearners.Kind kind = org.privadapt.methods.core.PrivateLearners.kind(config, d,
+                            classes.size(), eps, sizePublic);
+                    if (kind != org.privadapt.methods.core.PrivateLearners.Kind.NCM && kind != org.privadapt.methods.core.PrivateLearners.Kind.LDA) {
+                        throw new UsageException(m.name() + ": learner " + kind.label() + ": on Spark the source trains ncm or lda "
+                                + "(class statistics, a sum over rows); give --param learner=ncm or learner=lda");
+                    }
+                    org.privadapt.methods.core.PrivateLearners.Plan plan = org.privadapt.methods.core.PrivateLearners.plan(
+                            org.privadapt.methods.core.PrivateLearners.resolved(config, kind), (int) Math.min(Integer.MAX_VALUE, src.size()), d,
+                            classes.size(), eps, s.target().delta(), s.relation(), null, 1);
+                    s.charge("source model (" + kind.label() + ")", kind.label(), plan.event(), plan.describe());
+                    network = src.classStatisticsModel(plan, classes, s.noise());
+                    learner = kind.label();
+                } else {
+                    org.privadapt.methods.prima.TargetRelease release = tgt.targetRelease(cfg, pre, m.name(), runId, ctx.target());
+                    org.privadapt.methods.prima.TargetRelease received = org.privadapt.methods.prima.TargetRelease.fromArtifact(
+                            org.privadapt.methods.artifacts.Artifact.parse("release", release.toArtifact().toBytes(), "release"), "release");
+                    try {
+                        model = src.sourceModel(received, config, classes, declared, ctx.source());
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException(m.name() + ": " + e.getMessage(), e);
+                    }
+                    learner = model.privacy().path("training").path("learner").asText("");
                 }
                 org.privadapt.privacy.PrivacySession.commitStaged(ctx.target(), ctx.source());
                 committed = true;
@@ -289,13 +318,13 @@ public final class RunCommand implements Callable<Integer> {
                     ctx.source().abortStaged();
                 }
             }
-            long[] correct = tgt.correct(model, runId);
+            long[] correct = dpSourceOnly ? tgt.correct(network) : tgt.correct(model, runId);
             double accuracy = (double) correct[0] / correct[1];
             Map<String, Object> summary = new LinkedHashMap<>();
             summary.put("command", "run");
             summary.put("engine", "spark");
             summary.put("method", m.name());
-            summary.put("learner", model.privacy().path("training").path("learner").asText(""));
+            summary.put("learner", learner);
             summary.put("source_rows", src.size());
             summary.put("target_rows", tgt.size());
             summary.put("dimension", d);

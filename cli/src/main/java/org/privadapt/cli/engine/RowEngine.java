@@ -88,6 +88,18 @@ public interface RowEngine {
          */
         long[] correct(SourceModel model, String runId) throws DataException;
 
+        /**
+         * dp-source-only's model from these labelled rows with an ncm or lda plan (its event already charged), as
+         * {@code PrivateLearners.train} fits it in process with the labels coded by their position in {@code classes}.
+         *
+         * @throws DataException naming the data when a row's label is outside {@code classes}
+         */
+        org.privadapt.models.nn.Network classStatisticsModel(org.privadapt.methods.core.PrivateLearners.Plan plan, List<String> classes,
+                                                             org.privadapt.privacy.noise.NoiseSource noise) throws DataException;
+
+        /** {@link #correct(SourceModel, String)} for a network's predictions. */
+        long[] correct(org.privadapt.models.nn.Network model) throws DataException;
+
         @Override
         void close();
     }
