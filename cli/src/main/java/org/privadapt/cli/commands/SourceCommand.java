@@ -201,28 +201,12 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
          * artifact; memory one block and the statistics. Two passes over the file; the second refuses a changed file.
          */
         private Integer trainStreamed(TargetRelease release, MethodConfig mc) throws Exception {
-            String ref = dataRef.startsWith("csv:") ? dataRef.substring("csv:".length()) : dataRef;
-            if (dataRef.startsWith("parquet:") || dataRef.startsWith("table:")) {
-                throw new UsageException("--data " + dataRef + ": Parquet files and Spark tables are read with --engine spark "
-                        + "(with --feature-columns; docs/spark.md)");
-            }
-            java.nio.file.Path file = java.nio.file.Path.of(ref);
-            if (!java.nio.file.Files.exists(file) && data.registry().isRef(ref)) {
-                throw new UsageException("--data " + dataRef + ": --engine stream reads a file (CSV, TSV or whitespace text); a "
-                        + "benchmark reference is loaded whole (--engine inprocess)");
-            }
             org.privadapt.data.preprocess.Preprocessing steps = Runs.preprocessing(release.preprocessing());
             if (!steps.dataDependentSteps().isEmpty()) {
                 throw new UsageException("the release's preprocessing " + steps.dataDependentSteps() + " is fitted on the rows; "
                         + "--engine stream takes row-local steps only");
             }
-            org.privadapt.data.io.DataFiles.Options options = data.fileOptions(DataSpecs.Role.SOURCE, true);
-            org.privadapt.data.io.RowChunks rows;
-            try {
-                rows = org.privadapt.data.io.RowChunks.open(file, file.getFileName() == null ? ref : file.getFileName().toString(), options);
-            } catch (IllegalArgumentException e) {
-                throw new UsageException("--engine stream: " + e.getMessage(), e);
-            }
+            org.privadapt.data.io.RowChunks rows = TargetCommand.openStreamed(data, dataRef, DataSpecs.Role.SOURCE);
             PrivacySession session = party.session("source");
             org.privadapt.methods.stream.StreamedPrimaTrain.Trained trained;
             try {

@@ -228,23 +228,7 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
          * artifact. Memory is one block and the moments, not the rows.
          */
         private Integer releaseStreamed(PrimaMethod m) throws Exception {
-            String ref = dataRef.startsWith("csv:") ? dataRef.substring("csv:".length()) : dataRef;
-            if (dataRef.startsWith("parquet:") || dataRef.startsWith("table:")) {
-                throw new UsageException("--data " + dataRef + ": Parquet files and Spark tables are read with --engine spark "
-                        + "(with --feature-columns; docs/spark.md)");
-            }
-            java.nio.file.Path file = java.nio.file.Path.of(ref);
-            if (!java.nio.file.Files.exists(file) && data.registry().isRef(ref)) {
-                throw new UsageException("--data " + dataRef + ": --engine stream reads a file (CSV, TSV or whitespace text); a "
-                        + "benchmark reference is loaded whole (--engine inprocess)");
-            }
-            org.privadapt.data.io.DataFiles.Options options = data.fileOptions(DataSpecs.Role.TARGET, true);
-            org.privadapt.data.io.RowChunks rows;
-            try {
-                rows = org.privadapt.data.io.RowChunks.open(file, file.getFileName() == null ? ref : file.getFileName().toString(), options);
-            } catch (IllegalArgumentException e) {
-                throw new UsageException("--engine stream: " + e.getMessage(), e);
-            }
+            org.privadapt.data.io.RowChunks rows = openStreamed(data, dataRef, DataSpecs.Role.TARGET);
             org.privadapt.data.preprocess.DefaultPreprocessing.Choice preDefault = preprocess == null
                     ? org.privadapt.data.preprocess.DefaultPreprocessing.forPrivate(rows.dimension()) : null;
             Preprocessing steps = Runs.preprocessing(preprocess != null ? preprocess : preDefault.spec());
@@ -281,6 +265,30 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             } catch (IllegalArgumentException e) {
                 throw new UsageException(m.name() + ": " + e.getMessage(), e);
             }
+        }
+    }
+
+    /**
+     * {@code --engine stream}'s file ({@code csv:PATH} or a plain path), opened in blocks with the role's file options:
+     * Parquet and Spark tables, and benchmark references (loaded whole), are usage errors.
+     */
+    static org.privadapt.data.io.RowChunks openStreamed(DataSpecs data, String dataRef, DataSpecs.Role role)
+            throws org.privadapt.data.DataException {
+        String ref = dataRef.startsWith("csv:") ? dataRef.substring("csv:".length()) : dataRef;
+        if (dataRef.startsWith("parquet:") || dataRef.startsWith("table:")) {
+            throw new UsageException("--data " + dataRef + ": Parquet files and Spark tables are read with --engine spark "
+                    + "(with --feature-columns; docs/spark.md)");
+        }
+        java.nio.file.Path file = java.nio.file.Path.of(ref);
+        if (!java.nio.file.Files.exists(file) && data.registry().isRef(ref)) {
+            throw new UsageException("--data " + dataRef + ": --engine stream reads a file (CSV, TSV or whitespace text); a "
+                    + "benchmark reference is loaded whole (--engine inprocess)");
+        }
+        try {
+            return org.privadapt.data.io.RowChunks.open(file, file.getFileName() == null ? ref : file.getFileName().toString(),
+                    data.fileOptions(role, true));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--engine stream: " + e.getMessage(), e);
         }
     }
 
