@@ -1,11 +1,13 @@
 package org.privadapt.privacy.noise;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
 
 /**
  * Adds hardened Gaussian noise to large vectors (DP-SGD): each coordinate receives
@@ -17,11 +19,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * a hardening, not a proof: floating-point Gaussian noise has no formal DP guarantee. Use
  * {@link SecureGaussianSampler} where the proof matters more than speed.
  *
- * <p>Vectors longer than {@value #CHUNK} coordinates are cut into chunks of {@value #CHUNK}; chunk c gets the c-th
- * {@link RandomBits#split()} of this sampler's bits (split in order, in the calling thread), and the chunks are
- * filled by at most {@code parallelism} threads (the caller and tasks in the common fork-join pool). The result
- * depends only on the bits' state and the vector length, never on the thread count or timing: with
- * {@link SeededRandomBits} it is reproducible. Shorter vectors use this sampler's bits directly.
+ * <p>The words are read from the bits in bulk, and only those the draws are certain to use, so every value is the
+ * one that one {@code nextLong()} per word would give (a test holds the word-at-a-time sampler as its oracle).
+ *
+ * <p>Threads. With reproducible bits ({@link RandomBits#isSecure()} false), vectors longer than {@value #CHUNK}
+ * coordinates are cut into chunks of {@value #CHUNK}; chunk c gets the c-th {@link RandomBits#split()} of this
+ * sampler's bits (split in order, in the calling thread), and the chunks are filled by at most {@code parallelism}
+ * threads (the caller and tasks in the common fork-join pool). The result depends only on the bits' state and the
+ * vector length, never on the thread count or timing: with {@link SeededRandomBits} it is reproducible. Shorter
+ * vectors use this sampler's bits directly. With secure bits nothing is reproducible anyway, so pieces of
+ * {@value #SECURE_PIECE} coordinates go to whichever thread is free, each thread drawing from its own stream (the
+ * caller from this sampler's bits, each helper from one split kept for the sampler's life).
  *
  * <p>Not thread-safe: the sampler draws from (and splits) its bits, which are confined to one thread.
  */
@@ -29,8 +37,17 @@ public final class GaussianVectorSampler {
     /** Coordinates per chunk (and per split stream). */
     public static final int CHUNK = 1 << 16;
 
+    /** Coordinates per piece handed to a thread when the bits are secure (not reproducible: any split will do). */
+    static final int SECURE_PIECE = 1 << 14;
+
+    /** Coordinates per bulk read of words (4 words each: 32 KiB of buffer). */
+    static final int BLOCK = 1 << 10;
+
     private final RandomBits bits;
     private final int parallelism;
+    private final LongCursor direct = new LongCursor(0);
+    /** Secure bits only: the helper threads' streams, split from {@link #bits} on first need and reused. */
+    private RandomBits[] helperStreams = new RandomBits[0];
 
     /** A sampler using up to {@code Runtime.availableProcessors()} threads. */
     public GaussianVectorSampler(RandomBits bits) {
@@ -76,6 +93,10 @@ public final class GaussianVectorSampler {
         if (!(sigma > 0) || sigma == Double.POSITIVE_INFINITY) {
             throw new IllegalArgumentException("sigma must be finite and > 0, got " + sigma);
         }
+        if (bits.isSecure()) {
+            addSecure(v, sigma);
+            return;
+        }
         if (v.length <= CHUNK) {
             fill(v, 0, v.length, bits, sigma);
             return;
@@ -86,18 +107,57 @@ public final class GaussianVectorSampler {
             streams[c] = bits.split();
         }
         AtomicInteger next = new AtomicInteger();
-        Runnable worker = () -> {
+        inParallel(Math.min(parallelism, chunks) - 1, worker -> {
             for (int c = next.getAndIncrement(); c < chunks; c = next.getAndIncrement()) {
                 int from = c * CHUNK;
                 fill(v, from, Math.min(v.length, from + CHUNK), streams[c], sigma);
             }
-        };
-        int helpers = Math.min(parallelism, chunks) - 1;
-        List<Future<?>> tasks = new ArrayList<>(helpers);
-        for (int h = 0; h < helpers; h++) {
-            tasks.add(ForkJoinPool.commonPool().submit(worker));
+        });
+    }
+
+    /**
+     * Secure bits are not reproducible, so nothing ties a coordinate to a stream: the calling thread draws from
+     * this sampler's bits, and each helper thread from its own stream, split once and kept for later calls (a split
+     * costs a cipher and a key from the DRBG). Pieces of {@value #SECURE_PIECE} coordinates go to whichever thread
+     * is free.
+     */
+    private void addSecure(double[] v, double sigma) {
+        int pieces = (v.length + SECURE_PIECE - 1) / SECURE_PIECE;
+        int helpers = Math.min(parallelism, pieces) - 1;
+        if (helpers == 0) {
+            fill(v, 0, v.length, bits, sigma);
+            return;
         }
-        worker.run();
+        if (helperStreams.length < helpers) {
+            RandomBits[] more = Arrays.copyOf(helperStreams, helpers);
+            for (int h = helperStreams.length; h < helpers; h++) {
+                more[h] = bits.split();
+            }
+            helperStreams = more;
+        }
+        RandomBits[] streams = helperStreams;
+        AtomicInteger next = new AtomicInteger();
+        inParallel(helpers, worker -> {
+            RandomBits stream = worker == 0 ? bits : streams[worker - 1];
+            for (int c = next.getAndIncrement(); c < pieces; c = next.getAndIncrement()) {
+                int from = c * SECURE_PIECE;
+                fill(v, from, Math.min(v.length, from + SECURE_PIECE), stream, sigma);
+            }
+        });
+    }
+
+    /**
+     * Runs {@code work} as worker 0 in the calling thread and as workers 1..helpers in the common fork-join pool,
+     * and returns when all have finished. The pool's hand-over and {@code Future.get} order each helper's use of
+     * its stream between the calling thread's uses of it.
+     */
+    private static void inParallel(int helpers, IntConsumer work) {
+        List<Future<?>> tasks = new ArrayList<>(helpers);
+        for (int h = 1; h <= helpers; h++) {
+            int worker = h;
+            tasks.add(ForkJoinPool.commonPool().submit(() -> work.accept(worker)));
+        }
+        work.accept(0);
         for (Future<?> task : tasks) {
             try {
                 task.get();
@@ -110,15 +170,26 @@ public final class GaussianVectorSampler {
         }
     }
 
+    /**
+     * Fills {@code v[from, to)} from {@code stream}. The words are read {@value #BLOCK} coordinates at a time, and
+     * only as many as the block is certain to use (4 per coordinate: rejections take more, from the buffer first
+     * and then from the stream), so the words used are exactly those of one {@code nextLong()} per draw.
+     */
     private static void fill(double[] v, int from, int to, RandomBits stream, double sigma) {
         double half = 0.5 * sigma;
-        for (int i = from; i < to; i++) {
-            v[i] += half * (Ziggurat.next(stream) + Ziggurat.next(stream) + Ziggurat.next(stream)
-                    + Ziggurat.next(stream));
+        LongCursor cursor = new LongCursor(4 * Math.min(BLOCK, to - from));
+        for (int start = from; start < to; start += BLOCK) {
+            int end = Math.min(to, start + BLOCK);
+            cursor.fill(stream, 4 * (end - start));
+            for (int i = start; i < end; i++) {
+                v[i] += half * (Ziggurat.next(cursor) + Ziggurat.next(cursor) + Ziggurat.next(cursor)
+                        + Ziggurat.next(cursor));
+            }
         }
     }
 
-    private static double hardened(RandomBits stream) {
-        return 0.5 * (Ziggurat.next(stream) + Ziggurat.next(stream) + Ziggurat.next(stream) + Ziggurat.next(stream));
+    private double hardened(RandomBits stream) {
+        LongCursor c = direct.direct(stream);
+        return 0.5 * (Ziggurat.next(c) + Ziggurat.next(c) + Ziggurat.next(c) + Ziggurat.next(c));
     }
 }

@@ -8,13 +8,18 @@ import java.util.SplittableRandom;
 import java.util.function.LongUnaryOperator;
 
 /**
- * Throughput of the generators and samplers: for each, {@value #WARMUP} warm-up repetitions, then the median of
- * {@value #REPETITIONS} timed repetitions of a fixed amount of work, printed as a Markdown table. Run with
+ * Throughput of the generators and samplers: for each, warm-up repetitions (at least {@value #WARMUP}, and at least
+ * {@value #WARMUP_SECONDS} s, so that the cipher's compiled intrinsic is in use as it is in any training run of more
+ * than a few steps), then the median of {@value #REPETITIONS} timed repetitions of a fixed amount of work, printed as
+ * a Markdown table. Run with {@code privadapt bench noise} or
  * {@code java -cp <classpath> org.privadapt.privacy.noise.NoiseBenchmark}.
  */
 public final class NoiseBenchmark {
     static final int WARMUP = 3;
     static final int REPETITIONS = 7;
+    static final double WARMUP_SECONDS = 2.0;
+    /** The parameters of paper 001's shallow network (5000-50-2): one DP-SGD step's noise. */
+    private static final int STEP = 250_152;
     private static final int VECTOR = 1_000_000;
 
     private static volatile double sink;
@@ -23,9 +28,9 @@ public final class NoiseBenchmark {
     }
 
     public static void main(String[] args) throws NoSuchAlgorithmException {
-        System.out.printf(Locale.ROOT, "# privadapt noise benchmark: %s %s, %d cores, median of %d after %d warm-up%n%n",
-                System.getProperty("java.vm.name"), System.getProperty("java.version"),
-                Runtime.getRuntime().availableProcessors(), REPETITIONS, WARMUP);
+        System.out.printf(Locale.ROOT, "# privadapt noise benchmark: %s %s, %d cores, median of %d after at least %d warm-up "
+                + "repetitions and %.0f s%n%n", System.getProperty("java.vm.name"), System.getProperty("java.version"),
+                Runtime.getRuntime().availableProcessors(), REPETITIONS, WARMUP, WARMUP_SECONDS);
         System.out.println("| what | work per repetition | median time | throughput |");
         System.out.println("|---|---:|---:|---:|");
 
@@ -54,6 +59,9 @@ public final class NoiseBenchmark {
         GaussianVectorSampler seededAll = new GaussianVectorSampler(new SeededRandomBits(2), cores);
         vectors("hardened 4-draw ziggurat, SeededRandomBits, " + cores + " threads", vector,
                 () -> seededAll.addNoise(vector, 1.0));
+        double[] step = new double[STEP];
+        vectors("hardened 4-draw ziggurat, SecureRandomBits, " + cores + " threads, one DP-SGD step of a 5000-50-2 "
+                + "network", step, () -> all.addNoise(step, 1.0));
 
         SecureLaplaceSampler laplace = new SecureLaplaceSampler(new SecureRandomBits());
         samples("SecureLaplaceSampler.addNoise (exact geometric), 1 thread", 200_000, n -> {
@@ -90,7 +98,8 @@ public final class NoiseBenchmark {
     }
 
     private static double medianSeconds(Runnable work) {
-        for (int i = 0; i < WARMUP; i++) {
+        long warmupStart = System.nanoTime();
+        for (int i = 0; i < WARMUP || System.nanoTime() - warmupStart < WARMUP_SECONDS * 1e9; i++) {
             work.run();
         }
         double[] seconds = new double[REPETITIONS];

@@ -1,5 +1,7 @@
 package org.privadapt.privacy.noise;
 
+import java.util.Objects;
+
 /**
  * A stream of independent uniform random bits, the only source of randomness of the noise samplers.
  *
@@ -14,6 +16,19 @@ package org.privadapt.privacy.noise;
 public interface RandomBits {
     /** 64 independent uniform bits. */
     long nextLong();
+
+    /**
+     * Fills {@code dst[off .. off+len)} with the next {@code len} words, exactly as {@code len} calls of
+     * {@link #nextLong()} would, and leaves the stream in the same state. Implementations may read in bulk.
+     *
+     * @throws IndexOutOfBoundsException if the range is not inside {@code dst}
+     */
+    default void nextLongs(long[] dst, int off, int len) {
+        Objects.checkFromIndexSize(off, len, dst.length);
+        for (int i = off; i < off + len; i++) {
+            dst[i] = nextLong();
+        }
+    }
 
     /**
      * A uniform double in [0, 1) with 53 random bits: {@code k * 2^-53} with {@code k} uniform on

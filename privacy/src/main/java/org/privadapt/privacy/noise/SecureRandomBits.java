@@ -8,6 +8,7 @@ import java.security.GeneralSecurityException;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Arrays;
+import java.util.Objects;
 import javax.crypto.Cipher;
 import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
@@ -91,6 +92,26 @@ public final class SecureRandomBits implements RandomBits {
         long value = (long) LONGS.get(stream, position);
         position += Long.BYTES;
         return value;
+    }
+
+    /** The same words as {@code len} calls of {@link #nextLong()}, copied from the keystream in bulk. */
+    @Override
+    public void nextLongs(long[] dst, int off, int len) {
+        Objects.checkFromIndexSize(off, len, dst.length);
+        int at = off;
+        int end = off + len;
+        while (at < end) {
+            if (position == requestBytes) {
+                refill();
+            }
+            int words = Math.min(end - at, (requestBytes - position) / Long.BYTES);
+            int from = position;
+            for (int i = 0; i < words; i++) {
+                dst[at + i] = (long) LONGS.get(stream, from + i * Long.BYTES);
+            }
+            at += words;
+            position += words * Long.BYTES;
+        }
     }
 
     private void refill() {

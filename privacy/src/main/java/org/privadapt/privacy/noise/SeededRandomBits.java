@@ -1,5 +1,6 @@
 package org.privadapt.privacy.noise;
 
+import java.util.Objects;
 import java.util.SplittableRandom;
 
 /**
@@ -34,6 +35,14 @@ public final class SeededRandomBits implements RandomBits {
     @Override
     public long nextLong() {
         return random.nextLong();
+    }
+
+    @Override
+    public void nextLongs(long[] dst, int off, int len) {
+        Objects.checkFromIndexSize(off, len, dst.length);
+        for (int i = off; i < off + len; i++) {
+            dst[i] = random.nextLong();
+        }
     }
 
     @Override

@@ -3,7 +3,9 @@ package org.privadapt.privacy.noise;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.security.SecureRandom;
 import java.util.Arrays;
+import java.util.SplittableRandom;
 import org.apache.commons.statistics.distribution.NormalDistribution;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
@@ -18,6 +20,49 @@ class GaussianVectorSamplerTest {
     }
 
     @Test
+    void bulkReadingGivesTheReferenceNoiseFromTheSameWords() {
+        // the words are read ahead in blocks, but exactly the ones the draws use: the doubles and the stream's
+        // state afterwards equal one nextLong() per word (ReferenceHardenedNoise), bit for bit
+        int chunk = GaussianVectorSampler.CHUNK;
+        int block = GaussianVectorSampler.BLOCK;
+        int[] lengths = {0, 1, 3, block - 1, block, block + 1, 5 * block + 7, chunk, chunk + 1, 3 * chunk + 17};
+        for (int parallelism : new int[] {1, CORES}) {
+            for (int length : lengths) {
+                long seed = 1000L * parallelism + length;
+                double[] fast = new double[length];
+                double[] slow = new double[length];
+                for (int i = 0; i < length; i++) {
+                    fast[i] = slow[i] = 0.25 * i - 3.0;
+                }
+                SeededRandomBits fastBits = new SeededRandomBits(seed);
+                SeededRandomBits slowBits = new SeededRandomBits(seed);
+                new GaussianVectorSampler(fastBits, parallelism).addNoise(fast, 1.7);
+                ReferenceHardenedNoise.addNoise(slowBits, slow, 1.7);
+                for (int i = 0; i < length; i++) {
+                    assertThat(Double.doubleToRawLongBits(fast[i])).as("length %d, coordinate %d", length, i)
+                            .isEqualTo(Double.doubleToRawLongBits(slow[i]));
+                }
+                assertThat(fastBits.nextLong()).as("stream state after length %d", length)
+                        .isEqualTo(slowBits.nextLong());
+            }
+        }
+    }
+
+    @Test
+    void scalarDrawsGiveTheReferenceNoise() {
+        SeededRandomBits fastBits = new SeededRandomBits(77);
+        SeededRandomBits slowBits = new SeededRandomBits(77);
+        GaussianVectorSampler sampler = new GaussianVectorSampler(fastBits, 1);
+        for (int i = 0; i < 20_000; i++) { // about 1,200 rejections and 20 tail draws
+            double reference = 0.5 * (ReferenceHardenedNoise.ziggurat(slowBits) + ReferenceHardenedNoise.ziggurat(
+                    slowBits) + ReferenceHardenedNoise.ziggurat(slowBits) + ReferenceHardenedNoise.ziggurat(slowBits));
+            assertThat(Double.doubleToRawLongBits(sampler.nextStandard())).as("draw %d", i)
+                    .isEqualTo(Double.doubleToRawLongBits(reference));
+        }
+        assertThat(fastBits.nextLong()).isEqualTo(slowBits.nextLong());
+    }
+
+    @Test
     void coordinatesAreNormalWithTheRequestedSigma() {
         double sigma = 1.5;
         int n = 5 * GaussianVectorSampler.CHUNK + 123; // several chunks, a partial last one
@@ -25,6 +70,41 @@ class GaussianVectorSamplerTest {
         Stats.assertKs(v, NormalDistribution.of(0, sigma)::cumulativeProbability);
         assertThat(Stats.mean(v)).isCloseTo(0.0, Offset.offset(5 * sigma / Math.sqrt(n)));
         assertThat(Stats.variance(v)).isCloseTo(sigma * sigma, Offset.offset(5 * sigma * sigma * Math.sqrt(2.0 / n)));
+    }
+
+    @Test
+    void secureBitsAreSharedOutAmongThreadsAndStayNormal() {
+        // the secure path (pieces to whichever thread is free, helper streams kept between calls), made repeatable
+        // by a seeded key source; two calls, so the second reuses the helper streams
+        SecureRandom keys = new SecureRandom() {
+            private static final long serialVersionUID = 1L;
+            private final transient SplittableRandom random = new SplittableRandom(61);
+
+            @Override
+            public void nextBytes(byte[] bytes) {
+                for (int i = 0; i < bytes.length; i++) {
+                    bytes[i] = (byte) random.nextInt();
+                }
+            }
+        };
+        GaussianVectorSampler sampler = new GaussianVectorSampler(new SecureRandomBits(keys,
+                SecureRandomBits.REQUEST_BYTES, SecureRandomBits.REQUESTS_PER_SEED), CORES);
+        double sigma = 0.7;
+        int n = 7 * GaussianVectorSampler.SECURE_PIECE + 11;
+        double[] first = new double[n];
+        double[] second = new double[n];
+        sampler.addNoise(first, sigma);
+        sampler.addNoise(second, sigma);
+        for (double[] v : new double[][] {first, second}) {
+            Stats.assertKs(v, NormalDistribution.of(0, sigma)::cumulativeProbability);
+            assertThat(Stats.mean(v)).isCloseTo(0.0, Offset.offset(5 * sigma / Math.sqrt(n)));
+            assertThat(Stats.variance(v)).isCloseTo(sigma * sigma, Offset.offset(5 * sigma * sigma * Math.sqrt(2.0 / n)));
+        }
+        double dot = 0;
+        for (int i = 0; i < n; i++) {
+            dot += first[i] * second[i];
+        }
+        assertThat(dot / n).isCloseTo(0.0, Offset.offset(5 * sigma * sigma / Math.sqrt(n))); // no stream replayed
     }
 
     @Test

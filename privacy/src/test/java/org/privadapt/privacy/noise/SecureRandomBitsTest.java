@@ -1,6 +1,7 @@
 package org.privadapt.privacy.noise;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -119,5 +120,25 @@ class SecureRandomBitsTest {
         for (int b = 0; b < 64; b++) {
             assertThat((double) ones[b] / n).as("bit %d", b).isBetween(0.5 - 5 * se, 0.5 + 5 * se);
         }
+    }
+
+    @Test
+    void bulkReadsAreTheWordsOfSingleReads() throws Exception {
+        // 64-byte requests and a new key every 3 requests: bulk reads cross both boundaries
+        byte[] second = keystream(NIST_KEY_AND_COUNTER, 48);
+        SecureRandomBits single = new SecureRandomBits(new ScriptedSeeder(NIST_KEY_AND_COUNTER, second), 64, 3);
+        SecureRandomBits bulk = new SecureRandomBits(new ScriptedSeeder(NIST_KEY_AND_COUNTER, second), 64, 3);
+        int[] lengths = {1, 0, 7, 8, 9, 3, 24, 2, 41};
+        for (int len : lengths) {
+            long[] words = new long[len + 2];
+            bulk.nextLongs(words, 1, len);
+            for (int i = 0; i < len; i++) {
+                assertThat(words[1 + i]).as("read of %d, word %d", len, i).isEqualTo(single.nextLong());
+            }
+            assertThat(words[0]).isZero();
+            assertThat(words[len + 1]).isZero();
+            assertThat(bulk.nextLong()).isEqualTo(single.nextLong());
+        }
+        assertThatThrownBy(() -> bulk.nextLongs(new long[4], 2, 3)).isInstanceOf(IndexOutOfBoundsException.class);
     }
 }

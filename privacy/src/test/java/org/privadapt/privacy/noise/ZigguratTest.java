@@ -15,6 +15,21 @@ class ZigguratTest {
     }
 
     @Test
+    void integerRectangleTestAgreesWithTheDoubleOneAtEveryLayersBoundary() {
+        // m < insideBound(i) must hold exactly when (m 2^-53) X[i] < X[i+1] in double arithmetic (the old test)
+        for (int i = 0; i < Ziggurat.LAYERS; i++) {
+            long bound = Ziggurat.insideBound(i);
+            assertThat(bound).isBetween(0L, 1L << 53);
+            for (long m = Math.max(0, bound - 3); m <= Math.min((1L << 53) - 1, bound + 3); m++) {
+                boolean inside = (m * 0x1.0p-53) * Ziggurat.layerWidth(i) < Ziggurat.layerWidth(i + 1);
+                assertThat(m < bound).as("layer %d, m %d", i, m).isEqualTo(inside);
+            }
+        }
+        assertThat(Ziggurat.insideBound(Ziggurat.LAYERS - 1)).isZero(); // the top layer has no rectangle: X[256] = 0
+        assertThat(Ziggurat.insideBound(1)).isGreaterThan(1L << 52); // lower layers: almost all inside
+    }
+
+    @Test
     void samplesPassKolmogorovSmirnovAndMoments() {
         RandomBits bits = new SeededRandomBits(41);
         int n = 400_000;
