@@ -311,11 +311,27 @@ public final class CsrMatrix implements FeatureMatrix {
 
     @Override
     public DenseMatrix transposeMultiply(DenseMatrix g) {
+        DenseMatrix out = DenseMatrix.zeros(cols, g.cols());
+        scatterTransposeProduct(g, out);
+        return out;
+    }
+
+    @Override
+    public void transposeMultiplyInto(DenseMatrix g, DenseMatrix out) {
+        if (out.rows() != cols || out.cols() != g.cols()) {
+            throw new IllegalArgumentException("transposeMultiplyInto: output " + out.rows() + "x" + out.cols()
+                    + ", product " + cols + "x" + g.cols());
+        }
+        java.util.Arrays.fill(out.data(), 0.0);
+        scatterTransposeProduct(g, out);
+    }
+
+    /** {@code out += X^T g} by scattering each row's non-zeros, one output column per task; {@code out} is zero. */
+    private void scatterTransposeProduct(DenseMatrix g, DenseMatrix out) {
         if (g.rows() != rows) {
             throw new IllegalArgumentException("transposeMultiply: " + rows + "x" + cols + "^T times " + g.rows() + "x" + g.cols());
         }
         int k = g.cols();
-        DenseMatrix out = DenseMatrix.zeros(cols, k);
         double[] o = out.data();
         double[] gd = g.data();
         java.util.stream.IntStream.range(0, k).parallel().forEach(c -> {
@@ -331,7 +347,6 @@ public final class CsrMatrix implements FeatureMatrix {
                 }
             }
         });
-        return out;
     }
 
     @Override

@@ -473,6 +473,11 @@ public final class DenseMatrix implements FeatureMatrix {
     }
 
     @Override
+    public void transposeMultiplyInto(DenseMatrix g, DenseMatrix out) {
+        LinAlg.gemmInto(this, true, g, false, out);
+    }
+
+    @Override
     public DenseMatrix gram() {
         return LinAlg.gram(this);
     }

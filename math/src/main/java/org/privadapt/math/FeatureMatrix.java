@@ -39,6 +39,21 @@ public interface FeatureMatrix {
     /** {@code this^T * g} (d x k), for gradients. */
     DenseMatrix transposeMultiply(DenseMatrix g);
 
+    /**
+     * {@code out = X^T g}, written over {@code out} ({@code cols() x g.cols()}): the same values as
+     * {@link #transposeMultiply}, without allocating the result (a training step reuses its gradient buffers).
+     *
+     * @throws IllegalArgumentException if the shapes do not match
+     */
+    default void transposeMultiplyInto(DenseMatrix g, DenseMatrix out) {
+        DenseMatrix r = transposeMultiply(g);
+        if (out.rows() != r.rows() || out.cols() != r.cols()) {
+            throw new IllegalArgumentException("transposeMultiplyInto: result is " + r.rows() + "x" + r.cols()
+                    + ", output " + out.rows() + "x" + out.cols());
+        }
+        System.arraycopy(r.data(), 0, out.data(), 0, r.data().length);
+    }
+
     /** {@code this^T * this} (d x d, symmetric). */
     DenseMatrix gram();
 }

@@ -107,6 +107,30 @@ public final class LinAlg {
         return c;
     }
 
+    /**
+     * {@code c = op(A) * op(B)}, written over {@code c}: the same call as {@link #gemm} (beta 0), into a given
+     * matrix.
+     *
+     * @throws IllegalArgumentException if the shapes do not match
+     */
+    public static void gemmInto(DenseMatrix a, boolean transA, DenseMatrix b, boolean transB, DenseMatrix c) {
+        int m = transA ? a.cols() : a.rows();
+        int k = transA ? a.rows() : a.cols();
+        int kb = transB ? b.cols() : b.rows();
+        int n = transB ? b.rows() : b.cols();
+        if (k != kb) {
+            throw new IllegalArgumentException("inner dimensions differ: " + shape(a, transA) + " * " + shape(b, transB));
+        }
+        if (c.rows() != m || c.cols() != n) {
+            throw new IllegalArgumentException("output is " + c.rows() + "x" + c.cols() + ", product " + m + "x" + n);
+        }
+        if (k == 0 || m == 0 || n == 0) {
+            java.util.Arrays.fill(c.data(), 0.0);
+            return;
+        }
+        backend().gemm(transA, transB, m, n, k, 1.0, a.data(), a.rows(), b.data(), b.rows(), 0.0, c.data(), m);
+    }
+
     private static String shape(DenseMatrix a, boolean t) {
         return t ? a.cols() + "x" + a.rows() : a.rows() + "x" + a.cols();
     }

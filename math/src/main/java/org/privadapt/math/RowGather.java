@@ -128,6 +128,11 @@ public final class RowGather implements FeatureMatrix {
     }
 
     @Override
+    public void transposeMultiplyInto(DenseMatrix g, DenseMatrix out) {
+        dense.transposeMultiplyInto(g, out);
+    }
+
+    @Override
     public DenseMatrix gram() {
         return dense.gram();
     }

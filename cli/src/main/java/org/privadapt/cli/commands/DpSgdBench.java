@@ -15,6 +15,7 @@ import org.privadapt.data.DataException;
 import org.privadapt.data.Dataset;
 import org.privadapt.data.registry.BenchmarkRegistry;
 import org.privadapt.math.CsrMatrix;
+import org.privadapt.math.DenseMatrix;
 import org.privadapt.math.FeatureMatrix;
 import org.privadapt.models.dp.DpSgdConfig;
 import org.privadapt.models.dp.DpSgdTrainer;
@@ -26,10 +27,14 @@ import org.privadapt.models.nn.SgdTrainer;
 import org.privadapt.privacy.noise.NoiseSource;
 
 /**
- * One epoch of the shallow DPDA network (5000-50-2, ReLU) on the 2000 Amazon "books" training reviews, with and
- * without privacy, and the parts of the difference: the clipping machinery (DP-SGD with zero noise), the Gaussian
- * noise itself (hardened 4-draw sampler) with secure and with seeded bits. Median of 3 epochs after one warm-up
- * epoch; expected batch sizes 32 (DPDA's) and 256.
+ * One epoch of DP-SGD on issue 32's two shapes, with and without privacy, and the parts of the difference: the
+ * clipping machinery (DP-SGD with zero noise), the Gaussian noise itself (hardened 4-draw sampler) with secure and
+ * with seeded bits. Sparse: the shallow DPDA network (5000-50-2, ReLU) on the 2000 Amazon "books" training reviews
+ * (synthetic sparse rows when the data is absent), expected batches 32 (DPDA's) and 256. Dense: 5000 seeded Gaussian
+ * rows of 1024 features, 1024-256-10, batch 256. Each figure is one epoch of a {@value #EPOCHS}-epoch training
+ * (so a dense matrix is gathered from the row-major copy a training makes once), the median of 5 trainings after at
+ * least three warm-up trainings and 1.5 s. The same shapes in
+ * PyTorch: {@code docs/peers/dpsgd_peer.py}.
  */
 final class DpSgdBench {
     private final BenchmarkRegistry registry;
@@ -42,7 +47,31 @@ final class DpSgdBench {
         this.output = output;
     }
 
-    record Cell(int batch, String variant, double medianMs, double ratioToNonPrivate) {
+    record Cell(String shape, int batch, String variant, double medianMs, double ratioToNonPrivate,
+            double ratioToZeroNoise) {
+    }
+
+    /** Non-private SGD, DP-SGD with zero noise, with seeded noise and with secure noise: one epoch each. */
+    private static List<Cell> epochs(String shape, Network init, FeatureMatrix x, int[] y, int batch) {
+        int n = x.rows();
+        double q = (double) batch / n;
+        long steps = EPOCHS * Math.round(1.0 / q);
+        List<Cell> cells = new ArrayList<>();
+        double base = median(() -> SgdTrainer.train(init, x, y, EPOCHS, batch, "sgd", 0.05, "constant", 0, 1));
+        cells.add(new Cell(shape, batch, "non-private SGD (shuffled batches, mean gradient)", base, 1.0, Double.NaN));
+        DpSgdConfig noNoise = new DpSgdConfig(1.0, 0.0, q, batch, steps, 256, "sgd", 0.05, "constant", 0, 1);
+        double clipOnly = median(() -> DpSgdTrainer.train(init, x, y, noNoise, seeded(1)));
+        cells.add(new Cell(shape, batch, "DP-SGD machinery only (Poisson sampling, per-example clipping, zero noise)",
+                clipOnly, clipOnly / base, 1.0));
+        DpSgdConfig noisy = noNoise.withNoiseMultiplier(1.0);
+        double seededNoise = median(() -> DpSgdTrainer.train(init, x, y, noisy, seeded(2)));
+        cells.add(new Cell(shape, batch, "DP-SGD, hardened Gaussian noise from seeded bits (NOT private)", seededNoise,
+                seededNoise / base, seededNoise / clipOnly));
+        NoiseAndSampling secureBits = new SessionRandomness(NoiseSource.secure()); // one source, as a training run has
+        double secure = median(() -> DpSgdTrainer.train(init, x, y, noisy, secureBits));
+        cells.add(new Cell(shape, batch, "DP-SGD, hardened Gaussian noise from AES-256-CTR (the default)", secure,
+                secure / base, secure / clipOnly));
+        return cells;
     }
 
     int run() throws DataException {
@@ -65,28 +94,38 @@ final class DpSgdBench {
         int n = x.rows();
         Network init = Network.create(x.cols(), new int[] {50}, Activation.RELU, List.of("negative", "positive"), 1);
         List<Cell> cells = new ArrayList<>();
+        String sparseShape = "sparse " + n + " x " + x.cols() + ", " + x.cols() + "-50-2";
         for (int batch : new int[] {32, 256}) {
-            double q = (double) batch / n;
-            long steps = Math.round(1.0 / q);
-            FeatureMatrix fx = x;
-            int[] fy = y;
-            double base = median(() -> SgdTrainer.train(init, fx, fy, 1, batch, "sgd", 0.05, "constant", 0, 1));
-            cells.add(new Cell(batch, "non-private SGD (shuffled batches, mean gradient)", base, 1.0));
-            DpSgdConfig noNoise = new DpSgdConfig(1.0, 0.0, q, batch, steps, 256, "sgd", 0.05, "constant", 0, 1);
-            double clipOnly = median(() -> DpSgdTrainer.train(init, fx, fy, noNoise, seeded(1)));
-            cells.add(new Cell(batch, "DP-SGD machinery only (Poisson sampling, per-example clipping, zero noise)", clipOnly, clipOnly / base));
-            DpSgdConfig noisy = noNoise.withNoiseMultiplier(1.0);
-            double seededNoise = median(() -> DpSgdTrainer.train(init, fx, fy, noisy, seeded(2)));
-            cells.add(new Cell(batch, "DP-SGD, hardened Gaussian noise from seeded bits (NOT private)", seededNoise, seededNoise / base));
-            double secure = median(() -> DpSgdTrainer.train(init, fx, fy, noisy, new SessionRandomness(NoiseSource.secure())));
-            cells.add(new Cell(batch, "DP-SGD, hardened Gaussian noise from AES-256-CTR (the default)", secure, secure / base));
+            cells.addAll(epochs(sparseShape, init, x, y, batch));
         }
-        StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "One epoch (1/q steps) of a %d-50-2 ReLU network "
-                + "(%d parameters) on %s; median of 5 epochs after two warm-ups; %d cores.%n%n",
-                x.cols(), init.parameterCount(), dataName, Runtime.getRuntime().availableProcessors()));
-        md.append("| expected batch | variant | epoch (ms) | x non-private |\n|---:|---|---:|---:|\n");
+        // issue 32's dense shape: 5000 seeded Gaussian rows of 1024 features, 1024-256-10, batch 256
+        SplittableRandom rng = new SplittableRandom(1);
+        int dn = 5000;
+        int dd = 1024;
+        double[] a = new double[dn * dd];
+        for (int k = 0; k < a.length; k++) {
+            a[k] = rng.nextGaussian();
+        }
+        int[] dy = new int[dn];
+        List<String> tenClasses = new ArrayList<>();
+        for (int c = 0; c < 10; c++) {
+            tenClasses.add("c" + c);
+        }
+        for (int i = 0; i < dn; i++) {
+            dy[i] = rng.nextInt(10);
+        }
+        Network dense = Network.create(dd, new int[] {256}, Activation.RELU, tenClasses, 1);
+        cells.addAll(epochs("dense 5000 x 1024 (seeded Gaussian), 1024-256-10", dense, new DenseMatrix(dn, dd, a), dy, 256));
+        StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "One epoch (1/q steps) of DP-SGD, timed over a training of " + EPOCHS + " epochs (as a training uses its data: "
+                + "a dense matrix is gathered from a row-major copy made once); sparse shape: "
+                + "%d-50-2 ReLU network (%d parameters) on %s; dense shape: %d parameters; median of 5 epochs after at least "
+                + "three warm-ups and 1.5 s; %d cores. 'x zero noise' divides by the same epoch with the noise left out.%n%n",
+                x.cols(), init.parameterCount(), dataName, dense.parameterCount(), Runtime.getRuntime().availableProcessors()));
+        md.append("| shape | expected batch | variant | epoch (ms) | x non-private | x zero noise |\n|---|---:|---|---:|---:|---:|\n");
         for (Cell c : cells) {
-            md.append(String.format(Locale.ROOT, "| %d | %s | %.1f | %.2f |%n", c.batch(), c.variant(), c.medianMs(), c.ratioToNonPrivate()));
+            md.append(String.format(Locale.ROOT, "| %s | %d | %s | %.1f | %.2f | %s |%n", c.shape(), c.batch(), c.variant(),
+                    c.medianMs(), c.ratioToNonPrivate(), Double.isNaN(c.ratioToZeroNoise()) ? ""
+                            : String.format(Locale.ROOT, "%.2f", c.ratioToZeroNoise())));
         }
         // paper 001's methods on the same network (5000-50-2, sigmoid) with books as source and, as target, the same
         // rows (only the sizes matter for the cost): one epoch over the target, expected batch 32
@@ -96,7 +135,7 @@ final class DpSgdBench {
                 + "and the extractor with noise):%n%n| method | epoch (ms) | x DANN |%n|---|---:|---:|%n"));
         org.privadapt.models.dann.AdversarialNetwork anet = org.privadapt.models.dann.AdversarialNetwork.create(x.cols(),
                 new int[] {50}, Activation.SIGMOID, List.of("negative", "positive"), new int[0], Activation.RELU, false, 1);
-        long iters = (long) Math.ceil(n / 32.0);
+        long iters = EPOCHS * (long) Math.ceil(n / 32.0); // timed over EPOCHS target epochs, reported per epoch
         double dann = 0;
         for (Object[] v : new Object[][] {
             {org.privadapt.models.dann.AdversarialTrainer.Mode.NN, "NN (label step only)", "seeded"},
@@ -113,7 +152,7 @@ final class DpSgdBench {
             if (mode == org.privadapt.models.dann.AdversarialTrainer.Mode.DANN) {
                 dann = ms;
             }
-            adv.add(new Cell(32, (String) v[1], ms, dann > 0 ? ms / dann : Double.NaN));
+            adv.add(new Cell("sparse, paper 001", 32, (String) v[1], ms, dann > 0 ? ms / dann : Double.NaN, Double.NaN));
             md.append(String.format(Locale.ROOT, "| %s | %.1f | %s |%n", v[1], ms, dann > 0 ? String.format(Locale.ROOT, "%.2f", ms / dann) : ""));
         }
         Map<String, Object> report = new LinkedHashMap<>();
@@ -162,14 +201,22 @@ final class DpSgdBench {
         return new SessionRandomness(NoiseSource.seeded(seed));
     }
 
+    /** Epochs per timed training; the tables report one epoch (the time divided by this). */
+    static final int EPOCHS = 3;
+
+    /** The median time of one epoch, in ms: a training of {@value #EPOCHS} epochs, timed and divided. */
     private static double median(Runnable epoch) {
-        epoch.run(); // two warm-ups: a variant's own code paths (clipping, noise) must be compiled before it is timed
-        epoch.run();
+        // warm-ups (at least three, and at least 1.5 s): a variant's own code paths (clipping, noise, the cipher) must
+        // be compiled before it is timed; the first cell of the table otherwise carried the whole JIT's warm-up
+        long warmupStart = System.nanoTime();
+        for (int i = 0; i < 3 || System.nanoTime() - warmupStart < 1_500_000_000L; i++) {
+            epoch.run();
+        }
         double[] ms = new double[5];
         for (int i = 0; i < ms.length; i++) {
             long t0 = System.nanoTime();
             epoch.run();
-            ms[i] = (System.nanoTime() - t0) / 1e6;
+            ms[i] = (System.nanoTime() - t0) / 1e6 / EPOCHS;
         }
         Arrays.sort(ms);
         return ms[2];

@@ -102,8 +102,13 @@ public final class DpSgdTrainer {
             throw new IllegalArgumentException(x.rows() + " rows but " + labels.length + " labels");
         }
         FeatureMatrix xb = org.privadapt.math.RowGather.of(x, (double) c.steps() * c.samplingRate() * x.rows()); // dense batches gathered from a row-major copy (issue 32)
-        return train(init, x.rows(), (net, batch, step) -> clippedSum(net, xb, labels, batch, c.clipNorm(), c.maxPhysicalBatch(), step),
-                c, rnd);
+        Workspace[] space = new Workspace[1]; // one pair of gradient buffers for the whole training, made at the first step
+        return train(init, x.rows(), (net, batch, step) -> {
+            if (space[0] == null) {
+                space[0] = new Workspace(net);
+            }
+            return clippedSum(net, xb, labels, batch, c.clipNorm(), c.maxPhysicalBatch(), step, space[0]);
+        }, c, rnd);
     }
 
     /**
@@ -171,7 +176,37 @@ public final class DpSgdTrainer {
      */
     public static ClippedSum clippedSum(Network net, FeatureMatrix x, int[] labels, int[] batch, double clip, int maxPhysicalBatch,
                                         long step) {
-        Gradients sum = Gradients.zerosLike(net);
+        return clippedSum(net, x, labels, batch, clip, maxPhysicalBatch, step, new Workspace(net));
+    }
+
+    /**
+     * Gradient buffers shaped like a network, reused by every step of a training so that a step makes no garbage of
+     * the parameters' size (issue 32): {@code sum} is the step's clipped sum (returned, and used by the trainer
+     * until the next step), {@code part} a later physical batch's share before it is added.
+     */
+    static final class Workspace {
+        final Gradients sum;
+        final Gradients part;
+
+        Workspace(Network net) {
+            this.sum = Gradients.zerosLike(net);
+            this.part = Gradients.zerosLike(net);
+        }
+    }
+
+    /**
+     * {@link #clippedSum(Network, FeatureMatrix, int[], int[], double, int, long)} into {@code space}: the first
+     * physical batch is written over {@code space.sum}, each later one into {@code space.part} and then added, so
+     * the values are those of summing freshly allocated gradients into zeros, bit for bit.
+     */
+    static ClippedSum clippedSum(Network net, FeatureMatrix x, int[] labels, int[] batch, double clip, int maxPhysicalBatch,
+                                 long step, Workspace space) {
+        Gradients sum = space.sum;
+        if (batch.length == 0) {
+            for (double[] a : sum.arrays()) {
+                java.util.Arrays.fill(a, 0.0);
+            }
+        }
         double lossSum = 0;
         for (int from = 0; from < batch.length; from += maxPhysicalBatch) {
             int to = Math.min(batch.length, from + maxPhysicalBatch);
@@ -187,7 +222,12 @@ public final class DpSgdTrainer {
             for (int k = 0; k < sq.length; k++) {
                 factor[k] = clipFactor(sq[k], clip, step);
             }
-            sum.addInPlace(Backprop.weightedSum(f, d, factor));
+            if (from == 0) {
+                Backprop.weightedSumInto(f, d, factor, sum);
+            } else {
+                Backprop.weightedSumInto(f, d, factor, space.part);
+                sum.addInPlace(space.part);
+            }
             lossSum += Backprop.meanLoss(f, y) * idx.length;
         }
         return new ClippedSum(sum, lossSum);

@@ -51,6 +51,20 @@ public final class Backprop {
         return new Gradients(w, b);
     }
 
+    /**
+     * {@code sum_i c_i g_i} over the batch written over {@code into} (shaped like the network): the values of
+     * {@link #weightedSum}, without allocating gradients of the parameters' size.
+     */
+    public static void weightedSumInto(Network.Forward f, DenseMatrix[] deltas, double[] c, Gradients into) {
+        List<PerExample.Piece> pieces = pieces(f, deltas);
+        if (pieces.size() != into.layers()) {
+            throw new IllegalArgumentException(into.layers() + " gradient layers for " + pieces.size() + " layers");
+        }
+        for (int l = 0; l < pieces.size(); l++) {
+            PerExample.weightedSumInto(pieces.get(l), c, new PerExample.Grad(into.weights(l), into.bias(l)));
+        }
+    }
+
     private static List<PerExample.Piece> pieces(Network.Forward f, DenseMatrix[] deltas) {
         Stack.Pass p = f.pass();
         List<DenseLayer> layers = p.layers();

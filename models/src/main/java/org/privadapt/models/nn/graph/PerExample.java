@@ -58,21 +58,33 @@ public final class PerExample {
     public static Map<DenseLayer, Grad> weightedSum(List<Piece> pieces, double[] c) {
         Map<DenseLayer, Grad> out = new IdentityHashMap<>();
         for (Piece pc : pieces) {
-            DenseMatrix scaled = c == null ? pc.delta() : pc.delta().scaleRows(c);
-            DenseMatrix gw = pc.input().transposeMultiply(scaled);
-            int n = scaled.rows();
-            double[] s = scaled.data();
-            double[] gb = new double[scaled.cols()];
-            for (int k = 0; k < gb.length; k++) {
-                double t = 0;
-                for (int i = 0; i < n; i++) {
-                    t += s[i + k * n];
-                }
-                gb[k] = t;
-            }
-            out.put(pc.layer(), new Grad(gw, gb));
+            Grad g = new Grad(DenseMatrix.zeros(pc.input().cols(), pc.delta().cols()), new double[pc.delta().cols()]);
+            weightedSumInto(pc, c, g);
+            out.put(pc.layer(), g);
         }
         return out;
+    }
+
+    /**
+     * One piece's {@code sum_i c_i g_i} written over {@code out} (its weights {@code in x out}, its bias): the values
+     * of {@link #weightedSum}, into buffers a training reuses from step to step.
+     */
+    public static void weightedSumInto(Piece pc, double[] c, Grad out) {
+        DenseMatrix scaled = c == null ? pc.delta() : pc.delta().scaleRows(c);
+        pc.input().transposeMultiplyInto(scaled, out.w());
+        int n = scaled.rows();
+        double[] s = scaled.data();
+        double[] gb = out.b();
+        if (gb.length != scaled.cols()) {
+            throw new IllegalArgumentException("bias buffer of " + gb.length + " for " + scaled.cols() + " outputs");
+        }
+        for (int k = 0; k < gb.length; k++) {
+            double t = 0;
+            for (int i = 0; i < n; i++) {
+                t += s[i + k * n];
+            }
+            gb[k] = t;
+        }
     }
 
     /** One layer's gradient: weights (in x out) and bias. */
