@@ -2,7 +2,6 @@ package org.privadapt.spark;
 
 import org.privadapt.math.CompensatedSums;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.privadapt.math.DenseMatrix;
 import org.privadapt.methods.prima.Partition;
@@ -45,22 +44,9 @@ public final class SparkPrima {
      */
     static Prima.MomentSource checkedMomentSource(SparkTable target, PrimaConfig cfg, long seed) {
         int d = target.dimension();
-        Partition first;
-        double[] firstBounds;
-        switch (cfg.partitioning()) {
-            case SINGLE -> {
-                first = Partition.single(d);
-                firstBounds = cfg.blockBounds(first);
-            }
-            case RANDOM -> {
-                first = Partition.random(d, cfg.blockSize(), seed);
-                firstBounds = cfg.blockBounds(first);
-            }
-            default -> {
-                first = Partition.single(d);
-                firstBounds = null;
-            }
-        }
+        Prima.FirstAsk ask = Prima.FirstAsk.of(cfg, d, seed);
+        Partition first = ask.partition();
+        double[] firstBounds = ask.blockBounds();
         int[][] blocks = blocks(first);
         int[] blockOf = Prima.blockIndex(first);
         double rowBound = cfg.rowBound();
@@ -70,33 +56,7 @@ public final class SparkPrima {
                 () -> new Checked(new SparkTable.Counter(labelled), new MomentAcc(d, rowBound, blocks, blockOf, bounds)));
         SparkTable.require(both.counter.result());
         SecondMomentRelease.ExactMoments cached = exact(both.moments, first, blocks);
-        Prima.MomentSource rest = momentSource(target, cfg);
-        return new Prima.MomentSource() {
-            @Override
-            public int dimension() {
-                return d;
-            }
-
-            @Override
-            public SecondMomentRelease.ExactMoments moments(Partition partition, double[] blockBounds) {
-                if (samePartition(partition, first) && Arrays.equals(blockBounds, firstBounds)) {
-                    return cached;
-                }
-                return rest.moments(partition, blockBounds);
-            }
-        };
-    }
-
-    private static boolean samePartition(Partition a, Partition b) {
-        if (a.dimension() != b.dimension() || a.size() != b.size()) {
-            return false;
-        }
-        for (int i = 0; i < a.size(); i++) {
-            if (!Arrays.equals(a.block(i), b.block(i))) {
-                return false;
-            }
-        }
-        return true;
+        return Prima.answeringFirst(ask, cached, momentSource(target, cfg));
     }
 
     private static int[][] blocks(Partition partition) {

@@ -125,6 +125,62 @@ public final class Prima {
         SecondMomentRelease.ExactMoments moments(Partition partition, double[] blockBounds);
     }
 
+    /**
+     * The moments {@link Prima#noisyMoments(MomentSource, PrimaConfig, String, long, PrivacySession)} asks its source for
+     * first with {@code cfg} and {@code seed}: the final partition and its block bounds for single and random
+     * partitions (public: the partition comes from the seed), the full moments (one block, no bounds) for forward
+     * selection. A source that must read its rows before the charge anyway (a file to check, a Spark table) sums these
+     * in that same pass and answers this ask from them ({@link Prima#answeringFirst}).
+     */
+    public record FirstAsk(Partition partition, double[] blockBounds) {
+        /** The ask for {@code cfg} and {@code seed} over {@code d} features. */
+        public static FirstAsk of(PrimaConfig cfg, int d, long seed) {
+            return switch (cfg.partitioning()) {
+                case SINGLE -> {
+                    Partition p = Partition.single(d);
+                    yield new FirstAsk(p, cfg.blockBounds(p));
+                }
+                case RANDOM -> {
+                    Partition p = Partition.random(d, cfg.blockSize(), seed);
+                    yield new FirstAsk(p, cfg.blockBounds(p));
+                }
+                default -> new FirstAsk(Partition.single(d), null);
+            };
+        }
+
+        /** Whether an ask for {@code partition} and {@code bounds} is this one (the same blocks, the same bounds). */
+        public boolean is(Partition partition, double[] bounds) {
+            if (partition.dimension() != this.partition.dimension() || partition.size() != this.partition.size()
+                    || !Arrays.equals(bounds, blockBounds)) {
+                return false;
+            }
+            for (int i = 0; i < partition.size(); i++) {
+                if (!Arrays.equals(partition.block(i), this.partition.block(i))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /**
+     * A source that answers {@code ask} with {@code first} (moments already summed for it) and any other ask from
+     * {@code rest}.
+     */
+    public static MomentSource answeringFirst(FirstAsk ask, SecondMomentRelease.ExactMoments first, MomentSource rest) {
+        return new MomentSource() {
+            @Override
+            public int dimension() {
+                return rest.dimension();
+            }
+
+            @Override
+            public SecondMomentRelease.ExactMoments moments(Partition partition, double[] blockBounds) {
+                return ask.is(partition, blockBounds) ? first : rest.moments(partition, blockBounds);
+            }
+        };
+    }
+
     /** The in-process source: the rows of one matrix, clipped as {@link #noisyMoments} has always clipped them. */
     public static MomentSource inProcess(FeatureMatrix features, PrimaConfig cfg) {
         return new MomentSource() {

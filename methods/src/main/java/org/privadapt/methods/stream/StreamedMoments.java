@@ -1,7 +1,6 @@
 package org.privadapt.methods.stream;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.privadapt.data.DataException;
 import org.privadapt.data.io.RowChunks;
@@ -30,8 +29,7 @@ public final class StreamedMoments implements Prima.MomentSource {
     private final int chunkRows;
     private final PrimaConfig cfg;
     private RowChunks.Summary summary;
-    private Partition cachedPartition;
-    private double[] cachedBounds;
+    private Prima.FirstAsk first;
     private SecondMomentRelease.ExactMoments cached;
     private int passes;
 
@@ -63,26 +61,9 @@ public final class StreamedMoments implements Prima.MomentSource {
      * @throws DataException as the whole-file loader would refuse the file
      */
     public RowChunks.Summary prepare(long seed) throws DataException {
-        int d = rows.dimension();
-        Partition p;
-        double[] bounds;
-        switch (cfg.partitioning()) {
-            case SINGLE -> {
-                p = Partition.single(d);
-                bounds = cfg.blockBounds(p);
-            }
-            case RANDOM -> {
-                p = Partition.random(d, cfg.blockSize(), seed);
-                bounds = cfg.blockBounds(p);
-            }
-            default -> {
-                p = Partition.single(d);
-                bounds = null;
-            }
-        }
-        cached = sum(p, bounds);
-        cachedPartition = p;
-        cachedBounds = bounds;
+        Prima.FirstAsk ask = Prima.FirstAsk.of(cfg, rows.dimension(), seed);
+        cached = sum(ask.partition(), ask.blockBounds());
+        first = ask;
         return summary;
     }
 
@@ -98,7 +79,7 @@ public final class StreamedMoments implements Prima.MomentSource {
 
     @Override
     public SecondMomentRelease.ExactMoments moments(Partition partition, double[] blockBounds) {
-        if (cached != null && samePartition(partition, cachedPartition) && Arrays.equals(blockBounds, cachedBounds)) {
+        if (cached != null && first.is(partition, blockBounds)) {
             return cached;
         }
         try {
@@ -106,18 +87,6 @@ public final class StreamedMoments implements Prima.MomentSource {
         } catch (DataException e) {
             throw new StreamException(e);
         }
-    }
-
-    private static boolean samePartition(Partition a, Partition b) {
-        if (a.dimension() != b.dimension() || a.size() != b.size()) {
-            return false;
-        }
-        for (int i = 0; i < a.size(); i++) {
-            if (!Arrays.equals(a.block(i), b.block(i))) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private SecondMomentRelease.ExactMoments sum(Partition partition, double[] blockBounds) throws DataException {
