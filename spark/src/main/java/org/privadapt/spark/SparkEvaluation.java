@@ -36,6 +36,34 @@ public final class SparkEvaluation {
         });
     }
 
+    /**
+     * As {@link #correct(SparkTable, SourceModel, String)} for a logistic regression (a non-private baseline's
+     * classifier) applied to the rows mapped by {@code map} where they are (SA's target basis; null: the rows as they
+     * are).
+     */
+    public static long[] correct(SparkTable target, org.privadapt.models.LogisticRegression model, DenseMatrix map) {
+        if (!target.labelled()) {
+            throw new IllegalArgumentException("the evaluation needs the target's label column");
+        }
+        int mapped = map == null ? target.dimension() : map.cols();
+        if ((map != null && map.rows() != target.dimension()) || mapped != model.dimension()) {
+            throw new IllegalArgumentException("the target has " + target.dimension() + " features" + (map == null ? ""
+                    : ", mapped to " + mapped) + "; the model is for " + model.dimension());
+        }
+        double[] w = model.weights().data().clone();
+        int k = model.weights().cols();
+        double[] b = model.bias().clone();
+        List<String> names = List.copyOf(model.classNames());
+        double[] mapData = map == null ? null : map.data().clone();
+        int mapRows = map == null ? 0 : map.rows();
+        return count(target, names, () -> {
+            org.privadapt.models.LogisticRegression m = new org.privadapt.models.LogisticRegression(
+                    new DenseMatrix(mapped, k, w), b, names);
+            DenseMatrix a = mapData == null ? null : new DenseMatrix(mapRows, mapped, mapData);
+            return block -> m.predict(a == null ? block : org.privadapt.math.LinAlg.multiply(block, a));
+        });
+    }
+
     /** The number of rows whose label the model predicts, and the number of rows: {@code {correct, rows}}. */
     public static long[] correct(SparkTable target, SourceModel model, String runId) {
         if (!target.labelled()) {
