@@ -147,6 +147,25 @@ public final class SparkRowEngine implements RowEngine {
             return org.privadapt.spark.SparkEvaluation.correct(table, model);
         }
 
+        @Override
+        public Moments moments() {
+            org.privadapt.spark.SparkBaselines.Moments m = org.privadapt.spark.SparkBaselines.moments(table);
+            return new Moments(m.count(), m.mean(), m.covariance());
+        }
+
+        @Override
+        public org.privadapt.models.LogisticRegression logisticRegression(org.privadapt.math.DenseMatrix map, List<String> classes,
+                                                                          double l2, int maxIterations) throws DataException {
+            requireClasses(classes);
+            return org.privadapt.spark.SparkLogisticRegression.fit(table, map, classes, l2, maxIterations);
+        }
+
+        @Override
+        public long[] correct(org.privadapt.models.LogisticRegression model, org.privadapt.math.DenseMatrix map) throws DataException {
+            requireClasses(model.classNames());
+            return org.privadapt.spark.SparkEvaluation.correct(table, model, map);
+        }
+
         /** A label outside the given classes is bad input: refused before anything is charged, naming the data. */
         private void requireClasses(List<String> classes) throws DataException {
             long outside = SparkPrimaTrain.outsideClasses(table, classes);

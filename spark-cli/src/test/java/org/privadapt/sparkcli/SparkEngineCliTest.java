@@ -280,6 +280,46 @@ class SparkEngineCliTest {
         assertThat(tl).doesNotExist();
     }
 
+    /**
+     * {@code run --engine spark} for the non-private baselines (source-only, CORAL, SA, logistic regression): the
+     * in-process run's accuracy on the same rows; the options that run only in process are refused with one line.
+     */
+    @Test
+    void theBaselinesOnSparkGiveTheInProcessAccuracy() throws Exception {
+        Path[] src = sourceFiles();
+        com.fasterxml.jackson.databind.ObjectMapper om = new com.fasterxml.jackson.databind.ObjectMapper();
+        String features = String.join(",", SparkCliSupport.featureNames(D));
+        for (List<String> extra : List.of(List.of("--method", "source-only"), List.of("--method", "coral", "--param", "lambda=0.5"),
+                List.of("--method", "sa", "--param", "k=3"))) {
+            List<String> common = new ArrayList<>(List.of("run", "--label-column", "y", "--json", "--preprocess", "l2"));
+            common.addAll(extra);
+            List<String> in = new ArrayList<>(common);
+            in.addAll(List.of("--source", src[0].toString(), "--target", csv.toString()));
+            SparkCliSupport.Result a = SparkCliSupport.run(in);
+            assertThat(a.code()).as(extra + " in process: " + a.err()).isZero();
+            double expected = om.readTree(a.out()).path("results").get(0).path("accuracy_mean").asDouble();
+            List<String> sp = new ArrayList<>(common);
+            sp.addAll(List.of("--source", "parquet:" + src[1], "--target", "parquet:" + parquet, "--classes", "a,b,c", "--engine",
+                    "spark", "--spark-master", "local[2]", "--feature-columns", features));
+            SparkCliSupport.Result b = SparkCliSupport.run(sp);
+            assertThat(b.code()).as(extra + " on Spark: " + b.err()).isZero();
+            com.fasterxml.jackson.databind.JsonNode j = om.readTree(b.out());
+            assertThat(j.path("accuracy").asDouble()).as(extra + " accuracy").isEqualTo(expected);
+            assertThat(j.path("accuracy").asDouble()).as(extra + " accuracy above chance").isGreaterThan(0.5);
+            assertThat(j.path("privacy").path("source").path("private").asBoolean()).isFalse();
+        }
+        for (List<String> bad : List.of(List.of("--method", "coral", "--classifier", "dnn"), List.of("--method", "coral", "--param", "epochs=3"),
+                List.of("--method", "sa", "--preprocess", "zscore"))) {
+            List<String> a = new ArrayList<>(List.of("run", "--label-column", "y", "--source", "parquet:" + src[1], "--target",
+                    "parquet:" + parquet, "--classes", "a,b,c", "--engine", "spark", "--spark-master", "local[2]", "--feature-columns",
+                    features));
+            a.addAll(bad);
+            SparkCliSupport.Result r = SparkCliSupport.run(a);
+            assertThat(r.code()).as(bad + ": " + r.err()).isEqualTo(ExitCodes.USAGE);
+            assertThat(errorLines(r)).as(bad.toString()).singleElement().asString().contains("--engine spark");
+        }
+    }
+
     @Test
     void theSourceTrainingRefusesBeforeAnyChargeALabelOutsideTheClassesAndALearnerThatIsNotASum() throws Exception {
         Path[] src = sourceFiles();

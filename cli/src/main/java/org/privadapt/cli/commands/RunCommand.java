@@ -228,6 +228,9 @@ public final class RunCommand implements Callable<Integer> {
         if (targetEval != null) {
             throw new UsageException("--engine spark evaluates on TARGET's labelled rows; --target-eval applies in process");
         }
+        if (BASELINES_ON_SPARK.containsKey(method)) {
+            return runBaselineOnSpark();
+        }
         boolean dpSourceOnly = "dp-source-only".equals(method);
         AdaptationMethod m = dpSourceOnly ? Runs.method(method) : TargetCommand.primaMethod(method);
         MethodConfig config = methodOptions.config(Map.of());
@@ -353,6 +356,114 @@ public final class RunCommand implements Callable<Integer> {
         if (preDefault != null && !output.json) {
             spec.commandLine().getErr().println("privadapt: preprocessing " + preDefault.spec() + " (default for "
                     + preDefault.reason() + "; --preprocess to change)");
+        }
+        return ExitCodes.OK;
+    }
+
+    /** The non-private baselines {@code --engine spark} runs, and the parameters each takes there. */
+    static final Map<String, java.util.Set<String>> BASELINES_ON_SPARK = Map.of("source-only", java.util.Set.of(),
+            "coral", java.util.Set.of("lambda"), "sa", java.util.Set.of("k"));
+
+    /**
+     * {@code --engine spark} for the non-private baselines (source-only, CORAL, SA) with their logistic regression:
+     * each domain's mean and covariance summed on Spark, CORAL's or SA's map on this JVM (the in-process code), the
+     * classifier fitted by L-BFGS with each objective an aggregate over the source's rows mapped where they are, and
+     * the target's evaluation counted on Spark. <b>Not private</b>: nothing is charged, no noise is drawn; the moments
+     * and the model are those the in-process run computes, up to rounding.
+     */
+    private Integer runBaselineOnSpark() throws Exception {
+        AdaptationMethod m = Runs.method(method);
+        MethodConfig config = methodOptions.config(Map.of());
+        methodOptions.checkNames(List.of(m), java.util.Set.of());
+        java.util.Set<String> allowed = BASELINES_ON_SPARK.get(method);
+        for (String p : config.params().keySet()) {
+            if (!allowed.contains(p)) {
+                throw new UsageException("--engine spark: " + method + " takes " + (allowed.isEmpty() ? "no --param"
+                        : "--param " + String.join(", ", allowed)) + " on Spark; --param " + p + " runs in process");
+            }
+        }
+        if (!"lr".equals(config.classifier())) {
+            throw new UsageException("--engine spark: the baselines train --classifier lr (each L-BFGS step a sum over rows); "
+                    + "--classifier " + config.classifier() + " runs in process");
+        }
+        privacy.validate(false);
+        output.requireWritable(null);
+        SourceCommand.Train.checkClasses(classes, true, data);
+        int d = engine.featureColumns().size();
+        Preprocessing steps = Runs.preprocessing(preprocess != null ? preprocess : "l2");
+        if (!steps.dataDependentSteps().isEmpty()) {
+            throw new UsageException("--engine spark: preprocessing step(s) " + steps.dataDependentSteps() + " are fitted on all of "
+                    + "a party's rows; on Spark use row-local steps (l1, l2, clip=B, scale=K, minmax=LO:HI, none)");
+        }
+        String pre = steps.spec();
+        double lambda = config.param("lambda", 1.0);
+        if (!(lambda > 0) || Double.isInfinite(lambda)) {
+            throw new UsageException("coral: lambda must be a finite number > 0 (the ridge added to both covariances), got " + lambda);
+        }
+        int k = Math.min(d, config.intParam("k", 100));
+        if (k < 1) {
+            throw new UsageException("sa: k must be at least 1, got " + k);
+        }
+        org.privadapt.cli.engine.RowEngine eng = org.privadapt.cli.engine.EngineOptions.sparkEngine(
+                spec.root().commandLine().getParseResult().originalArgs());
+        String srcSpec = org.privadapt.cli.engine.EngineOptions.sparkData(source);
+        String tgtSpec = org.privadapt.cli.engine.EngineOptions.sparkData(target);
+        long[] correct;
+        long sourceRows;
+        long targetRows;
+        try (org.privadapt.cli.engine.RowEngine.PartyRows tgt = eng.open(new org.privadapt.cli.engine.RowEngine.Request(tgtSpec,
+                engine.featureColumns(), data.labelColumn(), pre, engine.master()));
+             org.privadapt.cli.engine.RowEngine.PartyRows src = eng.open(new org.privadapt.cli.engine.RowEngine.Request(srcSpec,
+                     engine.featureColumns(), data.labelColumn(), pre, engine.master()))) {
+            sourceRows = src.size();
+            targetRows = tgt.size();
+            org.privadapt.math.DenseMatrix sourceMap = null;
+            org.privadapt.math.DenseMatrix targetMap = null;
+            if (!method.equals("source-only")) {
+                org.privadapt.math.DenseMatrix cs = src.moments().covariance();
+                org.privadapt.math.DenseMatrix ct = tgt.moments().covariance();
+                if (method.equals("coral")) {
+                    sourceMap = org.privadapt.methods.coral.Coral.alignmentMap(cs, ct, lambda);
+                } else {
+                    targetMap = org.privadapt.math.LinAlg.leadingEigenvectors(ct, k);
+                    sourceMap = org.privadapt.methods.sa.SubspaceAlignment.sourceMap(
+                            org.privadapt.math.LinAlg.leadingEigenvectors(cs, k), targetMap);
+                }
+            }
+            org.privadapt.models.LogisticRegression model = src.logisticRegression(sourceMap, classes, config.l2(), 500);
+            correct = tgt.correct(model, targetMap);
+        }
+        double accuracy = (double) correct[0] / correct[1];
+        Map<String, Object> summary = new LinkedHashMap<>();
+        summary.put("command", "run");
+        summary.put("engine", "spark");
+        summary.put("method", m.name());
+        summary.put("classifier", "lr");
+        summary.put("source_rows", sourceRows);
+        summary.put("target_rows", targetRows);
+        summary.put("dimension", d);
+        summary.put("preprocess", pre);
+        if (method.equals("coral")) {
+            summary.put("lambda", lambda);
+        } else if (method.equals("sa")) {
+            summary.put("k", k);
+        }
+        summary.put("accuracy", accuracy);
+        summary.put("privacy", Map.of("source", Map.of("private", false), "target", Map.of("private", false)));
+        PrintWriter out = spec.commandLine().getOut();
+        if (output.json) {
+            out.println(Json.write(summary));
+        } else {
+            out.printf(Locale.ROOT, "task:          %s -> %s (%s, on Spark)%n", source, target, m.name());
+            out.printf(Locale.ROOT, "source:        %d x %d, %d classes (given)%n", sourceRows, d, classes.size());
+            out.printf(Locale.ROOT, "target:        %d x %d%n", targetRows, d);
+            out.printf(Locale.ROOT, "preprocessing: %s (row-local, on the executors)%n", pre);
+            out.printf(Locale.ROOT, "accuracy:      %.2f %% on the target (%d of %d rows)%n", 100 * accuracy, correct[0], correct[1]);
+            out.printf(Locale.ROOT, "privacy:       none -- %s is a non-private baseline (exact moments and model)%n", m.name());
+        }
+        if (preprocess == null && !output.json) {
+            spec.commandLine().getErr().println("privadapt: preprocessing l2 (default on Spark for the non-private baselines: "
+                    + "row-local; in process the default is chosen by the kind of data; --preprocess to change)");
         }
         return ExitCodes.OK;
     }

@@ -45,6 +45,10 @@ public interface RowEngine {
         }
     }
 
+    /** A domain's exact moments: n, the column means, the sample covariance (d x d). */
+    record Moments(long count, double[] mean, org.privadapt.math.DenseMatrix covariance) {
+    }
+
     /** A party's opened rows. */
     interface PartyRows extends AutoCloseable {
         /** The number of rows: private, used only locally (the delta policy), as the in-process commands use it. */
@@ -99,6 +103,25 @@ public interface RowEngine {
 
         /** {@link #correct(SourceModel, String)} for a network's predictions. */
         long[] correct(org.privadapt.models.nn.Network model) throws DataException;
+
+        /**
+         * The rows' exact mean and covariance ({@code LinAlg.covariance}: centred, divided by n - 1), for the
+         * <b>non-private</b> baselines (CORAL, SA): no clipping, no noise.
+         */
+        Moments moments();
+
+        /**
+         * A non-private baseline's classifier: {@code new LogisticRegressionTrainer(l2, maxIterations).fit(rows * map,
+         * labels)} with the labels coded by their position in {@code classes} and the rows mapped where they are
+         * ({@code map} null: as they are).
+         *
+         * @throws DataException naming the data when a row's label is outside {@code classes}
+         */
+        org.privadapt.models.LogisticRegression logisticRegression(org.privadapt.math.DenseMatrix map, List<String> classes,
+                                                                   double l2, int maxIterations) throws DataException;
+
+        /** {@link #correct(SourceModel, String)} for a logistic regression applied to the rows mapped by {@code map} (or null). */
+        long[] correct(org.privadapt.models.LogisticRegression model, org.privadapt.math.DenseMatrix map) throws DataException;
 
         @Override
         void close();
