@@ -148,6 +148,14 @@ public final class SparkRowEngine implements RowEngine {
         }
 
         @Override
+        public org.privadapt.models.nn.Network gradientModel(org.privadapt.methods.core.PrivateLearners.Plan plan,
+                                                             List<String> classes, org.privadapt.privacy.noise.NoiseSource noise)
+                throws DataException {
+            requireClasses(classes);
+            return org.privadapt.spark.SparkDpSgd.train(plan, table, classes, noise);
+        }
+
+        @Override
         public Moments moments() {
             org.privadapt.spark.SparkBaselines.Moments m = org.privadapt.spark.SparkBaselines.moments(table);
             return new Moments(m.count(), m.mean(), m.covariance());

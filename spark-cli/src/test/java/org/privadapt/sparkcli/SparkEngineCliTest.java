@@ -281,6 +281,45 @@ class SparkEngineCliTest {
     }
 
     /**
+     * {@code run --engine spark --method dp-source-only} with the gradient learners (dp-sgd with Poisson sampling,
+     * dp-gd): the in-process run's accuracy and spend on the same seed when Spark reads the rows in the file's order
+     * (a CSV); n must be declared public under add/remove, as in process (refused before anything is charged).
+     */
+    @Test
+    void theRunOnSparkTrainsTheGradientLearnersAsInProcess() throws Exception {
+        Path[] src = sourceFiles();
+        com.fasterxml.jackson.databind.ObjectMapper om = new com.fasterxml.jackson.databind.ObjectMapper();
+        String features = String.join(",", SparkCliSupport.featureNames(D));
+        for (String learner : List.of("dp-sgd", "dp-gd")) {
+            List<String> common = new ArrayList<>(List.of("run", "--method", "dp-source-only", "--param", "learner=" + learner,
+                    "--param", "epochs=3", "--epsilon", "2", "--seed", "11", "--label-column", "y", "--json", "--source-public", "size"));
+            List<String> in = new ArrayList<>(common);
+            in.addAll(List.of("--source", src[0].toString(), "--target", csv.toString(), "--source-public", "classes"));
+            SparkCliSupport.Result a = SparkCliSupport.run(in);
+            assertThat(a.code()).as(learner + " in process: " + a.err()).isZero();
+            com.fasterxml.jackson.databind.JsonNode r = om.readTree(a.out()).path("results").get(0);
+            List<String> sp = new ArrayList<>(common);
+            sp.addAll(List.of("--source", "csv:" + src[0], "--target", "csv:" + csv, "--classes", "a,b,c", "--engine", "spark",
+                    "--spark-master", "local[2]", "--feature-columns", features));
+            SparkCliSupport.Result b = SparkCliSupport.run(sp);
+            assertThat(b.code()).as(learner + " on Spark: " + b.err()).isZero();
+            com.fasterxml.jackson.databind.JsonNode j = om.readTree(b.out());
+            assertThat(j.path("learner").asText()).isEqualTo(learner);
+            assertThat(j.path("accuracy").asDouble()).as(learner + " accuracy").isEqualTo(r.path("accuracy_mean").asDouble());
+            assertThat(j.path("privacy").path("source").path("epsilon").asDouble()).as(learner + " spend")
+                    .isCloseTo(r.path("privacy").path("source").path("epsilon").asDouble(), org.assertj.core.api.Assertions.within(1e-9));
+        }
+        // n not declared public under add/remove: refused before any charge, nothing written
+        Path ledger = dir.resolve("gradient-source.ledger");
+        SparkCliSupport.Result refused = SparkCliSupport.run(List.of("run", "--method", "dp-source-only", "--param", "learner=dp-sgd",
+                "--epsilon", "2", "--label-column", "y", "--source", "csv:" + src[0], "--target", "csv:" + csv, "--classes", "a,b,c",
+                "--engine", "spark", "--spark-master", "local[2]", "--feature-columns", features, "--source-ledger", ledger.toString()));
+        assertThat(refused.code()).as(refused.err()).isEqualTo(ExitCodes.USAGE);
+        assertThat(errorLines(refused)).singleElement().asString().contains("--source-public size");
+        assertThat(ledger).doesNotExist();
+    }
+
+    /**
      * {@code run --engine spark} for the non-private baselines (source-only, CORAL, SA, logistic regression): the
      * in-process run's accuracy on the same rows; the options that run only in process are refused with one line.
      */

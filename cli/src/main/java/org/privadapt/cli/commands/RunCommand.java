@@ -292,15 +292,22 @@ public final class RunCommand implements Callable<Integer> {
                     boolean sizePublic = declared.sizePublic() || s.relation() == org.privadapt.privacy.NeighbouringRelation.REPLACE_ONE;
                     org.privadapt.methods.core.PrivateLearners.Kind kind = org.privadapt.methods.core.PrivateLearners.kind(config, d,
                             classes.size(), eps, sizePublic);
-                    if (kind != org.privadapt.methods.core.PrivateLearners.Kind.NCM && kind != org.privadapt.methods.core.PrivateLearners.Kind.LDA) {
-                        throw new UsageException(m.name() + ": learner " + kind.label() + ": on Spark the source trains ncm or lda "
-                                + "(class statistics, a sum over rows); give --param learner=ncm or learner=lda");
+                    boolean gradient = kind == org.privadapt.methods.core.PrivateLearners.Kind.DP_SGD
+                            || kind == org.privadapt.methods.core.PrivateLearners.Kind.DP_GD;
+                    if (kind != org.privadapt.methods.core.PrivateLearners.Kind.NCM && kind != org.privadapt.methods.core.PrivateLearners.Kind.LDA
+                            && !gradient) {
+                        throw new UsageException(m.name() + ": learner " + kind.label() + ": on Spark the source trains ncm, lda (class "
+                                + "statistics), dp-sgd or dp-gd (clipped sums per step); give --param learner=ncm, lda, dp-sgd or dp-gd");
+                    }
+                    if (gradient && !sizePublic) {
+                        throw new UsageException(m.name() + ": the source's " + kind.label() + " model reveals n (its sampling rate and "
+                                + "normaliser): declare it public with --source-public size, or use --relation replace");
                     }
                     org.privadapt.methods.core.PrivateLearners.Plan plan = org.privadapt.methods.core.PrivateLearners.plan(
                             org.privadapt.methods.core.PrivateLearners.resolved(config, kind), (int) Math.min(Integer.MAX_VALUE, src.size()), d,
                             classes.size(), eps, s.target().delta(), s.relation(), null, 1);
                     s.charge("source model (" + kind.label() + ")", kind.label(), plan.event(), plan.describe());
-                    network = src.classStatisticsModel(plan, classes, s.noise());
+                    network = gradient ? src.gradientModel(plan, classes, s.noise()) : src.classStatisticsModel(plan, classes, s.noise());
                     learner = kind.label();
                 } else {
                     org.privadapt.methods.prima.TargetRelease release = tgt.targetRelease(cfg, pre, m.name(), runId, ctx.target());

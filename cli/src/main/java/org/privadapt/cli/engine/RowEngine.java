@@ -101,6 +101,16 @@ public interface RowEngine {
         org.privadapt.models.nn.Network classStatisticsModel(org.privadapt.methods.core.PrivateLearners.Plan plan, List<String> classes,
                                                              org.privadapt.privacy.noise.NoiseSource noise) throws DataException;
 
+        /**
+         * dp-source-only's model from these labelled rows with a dp-sgd or dp-gd plan (its event already charged; n
+         * public), as {@code PrivateLearners.train} fits it in process: each step's clipped sum of the sampled rows
+         * where they are, the sampling and the noise on this JVM.
+         *
+         * @throws DataException naming the data when a row's label is outside {@code classes}
+         */
+        org.privadapt.models.nn.Network gradientModel(org.privadapt.methods.core.PrivateLearners.Plan plan, List<String> classes,
+                                                      org.privadapt.privacy.noise.NoiseSource noise) throws DataException;
+
         /** {@link #correct(SourceModel, String)} for a network's predictions. */
         long[] correct(org.privadapt.models.nn.Network model) throws DataException;
 
