@@ -36,9 +36,11 @@ import org.privadapt.privacy.ledger.BudgetLedger;
  * are the in-process code's ({@link Prima#sourcePlan}, {@link Prima#chargeSource}, {@link Prima#sourceModel}).
  *
  * <p>The class set is given ({@code classes}: public, never read from the rows; a label outside it is refused before
- * anything is charged), and the layout is the named columns (public). A gradient learner (dp-sgd, dp-gd through
- * {@code learner=auto} or given) and the perturbation learners are refused before anything is charged: the first is
- * not distributed here for PRIMA's source, the others are not sums.
+ * anything is charged), and the layout is the named columns (public). A gradient learner (dp-sgd, dp-gd, through
+ * {@code learner=auto} or given) trains on the mapped rows where they are ({@link SparkDpSgd#train}: each step's
+ * Poisson batch sampled on the driver from the session's noise, its clipped sum on the executors); it needs n public
+ * (declared, or replace-one), as in process, and one network per group (one-vs-rest runs in process). The
+ * perturbation learners are refused before anything is charged: they are not sums.
  */
 public final class SparkPrimaTrain {
     private SparkPrimaTrain() {
@@ -64,18 +66,27 @@ public final class SparkPrimaTrain {
         if (names.isEmpty() || new HashSet<>(names).size() != names.size()) {
             throw new IllegalArgumentException("the class set must be non-empty without repeats, got " + names);
         }
-        long n = source.requireValid().rows(); // the plan's n (used by gradient learners only, refused below)
+        long n = source.requireValid().rows(); // the plan's n (used by the gradient learners)
         long outside = outsideClasses(source, names);
         if (outside > 0) {
             throw new IllegalArgumentException(outside + " row(s) have a label outside the declared classes " + names);
         }
         boolean sizePublic = declared.sizePublic() || session.relation() == org.privadapt.privacy.NeighbouringRelation.REPLACE_ONE;
         PrivateLearners.Kind kind = Prima.sourceKind(release, mc, names.size(), sizePublic, session);
-        if (kind != PrivateLearners.Kind.NCM && kind != PrivateLearners.Kind.LDA) {
-            throw new IllegalArgumentException("learner " + kind.label() + ": on Spark the source trains ncm or lda (class statistics, "
-                    + "a sum over rows); give learner=ncm or learner=lda");
+        boolean gradient = kind == PrivateLearners.Kind.DP_SGD || kind == PrivateLearners.Kind.DP_GD;
+        if (kind != PrivateLearners.Kind.NCM && kind != PrivateLearners.Kind.LDA && !gradient) {
+            throw new IllegalArgumentException("learner " + kind.label() + ": on Spark the source trains ncm, lda (class statistics, "
+                    + "a sum over rows), dp-sgd or dp-gd (clipped sums per step); give one of them");
+        }
+        if (gradient && !sizePublic) {
+            throw new IllegalArgumentException("the source's " + kind.label() + " model reveals n (its sampling rate and normaliser): "
+                    + "declare the size public, or use the replace-one relation");
         }
         Prima.SourcePlan sp = Prima.sourcePlan(release, mc, kind, (int) Math.min(Integer.MAX_VALUE, n), names.size(), session);
+        if (gradient && sp.oneVsRest()) {
+            throw new IllegalArgumentException("learner " + kind.label() + " one-vs-rest runs in process; on Spark the source "
+                    + "trains one multi-class network per group");
+        }
         Prima.chargeSource(sp, release, session);
         SecondMoments sm = SparkPrimaSource.noisyMoments(source, release, sp.momentsMultiplier(), session.relation(), session.noise());
         Prima.SourceAlignment alignment = Prima.sourceAlignment(sm, release);
@@ -85,7 +96,10 @@ public final class SparkPrimaTrain {
             SparkTable mapped = mapped(source, release, alignment.transform(), g);
             SessionRandomness rnd = new SessionRandomness(session.noise());
             Network net;
-            if (kind == PrivateLearners.Kind.NCM) {
+            if (gradient) {
+                // DP-SGD (Poisson batches sampled on the driver, clipped sums where the mapped rows are) or DP-GD
+                net = SparkDpSgd.train(plan, mapped, names, session.noise());
+            } else if (kind == PrivateLearners.Kind.NCM) {
                 net = PrivateLearners.ncmNoise(plan, SparkClassStatistics.ncmExact(mapped, names), rnd).nearestClassMean(names);
             } else {
                 ClassStatistics exact = SparkClassStatistics.ldaExact(mapped, names, PrivateLearners.ldaRowBound(plan));

@@ -130,6 +130,34 @@ class SparkPrimaTrainTest {
         assertThat(compared).isEqualTo(16);
     }
 
+    /**
+     * The gradient learners (dp-sgd with Poisson sampling, dp-gd) on the mapped rows where they are: the model and the
+     * charges of {@link Prima#train} in process on the same seeded noise, with the rows in the same order (the sampling
+     * picks rows by position), n declared public; one group (joint) and one per block (vote).
+     */
+    @Test
+    void theGradientLearnersOnSparkEqualTheInProcessOnes() throws Exception {
+        PublicFacts declared = PublicFacts.parse(List.of("size", "classes", "schema"), "source");
+        org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> frame = source.frame(spark);
+        SparkTable ordered = SparkData.of(spark.createDataFrame(new org.apache.spark.api.java.JavaSparkContext(spark.sparkContext())
+                .parallelize(frame.collectAsList(), 3), frame.schema()), source.featureNames(), "y");
+        Dataset sizeDeclared = new Dataset("s", source.matrix(), ClassLabels.fromStrings(Arrays.asList(source.labels())), null,
+                Provenance.generated("spark test")).withPublicFacts(declared);
+        for (String ensemble : new String[] {"joint", "vote"}) {
+            TargetRelease r = release(PrimaConfig.Adaptation.CORAL, ensemble);
+            for (String l : new String[] {"dp-sgd", "dp-gd"}) {
+                MethodConfig mc = new MethodConfig("lr", 0, 1, Map.of("learner", l, "epochs", "2", "batch", "64"));
+                PrivacySession ls = session(NeighbouringRelation.ADD_OR_REMOVE_ONE);
+                PrivacySession ss = session(NeighbouringRelation.ADD_OR_REMOVE_ONE);
+                SourceModel local = Prima.train(sizeDeclared, r, mc, ls);
+                SourceModel onSpark = SparkPrimaTrain.train(ordered, r, mc, CLASSES, declared, ss);
+                String what = ensemble + " " + l;
+                assertSame(onSpark, local, what);
+                assertThat(ss.events()).as(what + " charges").isEqualTo(ls.events());
+            }
+        }
+    }
+
     /** The map of a fixed (seeded) source moment release: a post-processing of DP outputs, public for the test. */
     static Prima.SourceTransform transform(TargetRelease r) {
         SecondMoments sm = SparkPrimaSource.noisyMoments(source.table(spark, 2), r, 1.0, NeighbouringRelation.ADD_OR_REMOVE_ONE,
@@ -198,7 +226,9 @@ class SparkPrimaTrainTest {
         assertThatThrownBy(() -> SparkPrimaTrain.train(source.table(spark, 2), r, learner("ncm"), List.of("a", "b"), DECLARED, s))
                 .hasMessageContaining("label outside the declared classes");
         assertThatThrownBy(() -> SparkPrimaTrain.train(source.table(spark, 2), r, learner("dp-sgd"), CLASSES, DECLARED, s))
-                .hasMessageContaining("ncm or lda");
+                .hasMessageContaining("reveals n"); // n not declared public under add/remove
+        assertThatThrownBy(() -> SparkPrimaTrain.train(source.table(spark, 2), r, learner("output-perturbation"), CLASSES, DECLARED, s))
+                .hasMessageContaining("on Spark the source trains").hasMessageContaining("dp-sgd or dp-gd");
         double[] bad = new double[source.dimension()];
         bad[0] = Double.NaN;
         assertThatThrownBy(() -> SparkPrimaTrain.train(source.plus(bad, "a").table(spark, 2), r, learner("ncm"), CLASSES, DECLARED, s))

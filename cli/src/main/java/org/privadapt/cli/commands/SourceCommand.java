@@ -166,7 +166,7 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
 
         /**
          * {@code --engine spark}: the same model from labelled rows on Spark ({@code SparkPrimaTrain.train} via the
-         * spark-cli module's engine, learner ncm or lda): the release's preprocessing on the executors, the same checks
+         * spark-cli module's engine, learner ncm, lda, dp-sgd or dp-gd): the release's preprocessing on the executors, the same checks
          * before the charge (the rows, the labels against {@code --classes}, the learner), the same plan, charge, noise
          * and ledger on this JVM, the same artifact.
          */

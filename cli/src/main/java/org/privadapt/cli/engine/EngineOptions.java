@@ -102,7 +102,7 @@ public final class EngineOptions {
         }
         if (spark()) {
             throw new UsageException(command + " has no --engine spark path yet; --engine spark is taken by 'target release' "
-                    + "(prima, prisa and the PRIMA ablations), 'source train' (learner ncm or lda), 'source release --method dpot' and 'run' (prima, prisa: learner ncm or lda; dp-source-only: ncm, lda, dp-sgd or dp-gd; source-only, coral, sa) only (docs/spark.md)");
+                    + "(prima, prisa and the PRIMA ablations), 'source train' (learner ncm, lda, dp-sgd or dp-gd), 'source release --method dpot' and 'run' (prima, prisa, dp-source-only: learner ncm, lda, dp-sgd or dp-gd; source-only, coral, sa) only (docs/spark.md)");
         }
     }
 

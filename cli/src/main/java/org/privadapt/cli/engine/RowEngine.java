@@ -63,8 +63,9 @@ public interface RowEngine {
 
         /**
          * PRIMA/PRISA's source model from these labelled rows, as {@code Prima.train} computes it in process with the
-         * labels coded by their position in {@code classes} (learner ncm or lda: class statistics, sums over rows; a
-         * learner that is not a sum is refused before anything is charged, as is a label outside {@code classes}).
+         * labels coded by their position in {@code classes} (learner ncm or lda: class statistics, sums over rows; dp-sgd or
+         * dp-gd: clipped sums per step; a perturbation learner is refused before anything is charged, as is a label
+         * outside {@code classes}).
          *
          * @param classes  the class set, given (public), never read from the rows
          * @param declared the facts the source declared public (their names go into the artifact)
