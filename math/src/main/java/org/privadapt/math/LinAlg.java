@@ -92,18 +92,8 @@ public final class LinAlg {
 
     /** {@code op(A) * op(B)}. */
     public static DenseMatrix gemm(DenseMatrix a, boolean transA, DenseMatrix b, boolean transB) {
-        int m = transA ? a.cols() : a.rows();
-        int k = transA ? a.rows() : a.cols();
-        int kb = transB ? b.cols() : b.rows();
-        int n = transB ? b.rows() : b.cols();
-        if (k != kb) {
-            throw new IllegalArgumentException("inner dimensions differ: " + shape(a, transA) + " * " + shape(b, transB));
-        }
-        DenseMatrix c = DenseMatrix.zeros(m, n);
-        if (k == 0) {
-            return c;
-        }
-        backend().gemm(transA, transB, m, n, k, 1.0, a.data(), a.rows(), b.data(), b.rows(), 0.0, c.data(), m);
+        DenseMatrix c = DenseMatrix.zeros(transA ? a.cols() : a.rows(), transB ? b.rows() : b.cols());
+        gemmInto(a, transA, b, transB, c);
         return c;
     }
 

@@ -58,19 +58,9 @@ public final class SparkDpEm {
 
     /** The table as a {@link DpGaussianMixtureEm.StatisticsSource}: one aggregate per call. */
     public static DpGaussianMixtureEm.StatisticsSource source(SparkTable table, double clipNorm) {
-        int d = table.dimension();
-        return new DpGaussianMixtureEm.StatisticsSource() {
-            @Override
-            public int dimension() {
-                return d;
-            }
-
-            @Override
-            public SufficientStatistics exact(GaussianMixture current, CovarianceType type) {
-                return SparkDpEm.exact(table, clipNorm, current, type);
-            }
-        };
+        return DpGaussianMixtureEm.StatisticsSource.of(table.dimension(), (current, type) -> exact(table, clipNorm, current, type));
     }
+
 
     /**
      * The exact statistics of the rows clipped to {@code clipNorm}: under {@code current}'s responsibilities, or (for

@@ -7,7 +7,6 @@ import java.util.List;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.privadapt.math.DenseMatrix;
 import org.privadapt.methods.neighbours.Neighbours;
 import org.privadapt.methods.neighbours.ReleaseComparison;
 import org.privadapt.methods.prima.Partition;
@@ -84,23 +83,6 @@ class SparkNeighboursTest {
         }
     }
 
-    /** The noiseless vector PRIMA's release adds noise to: the blocks' Gram upper triangles, c sums, c^2 n. */
-    static double[] momentVector(SecondMomentRelease.ExactMoments m, double c) {
-        List<Double> v = new ArrayList<>();
-        for (DenseMatrix g : m.grams()) {
-            for (int i = 0; i < g.rows(); i++) {
-                for (int j = i; j < g.cols(); j++) {
-                    v.add(g.get(i, j));
-                }
-            }
-        }
-        for (double s : m.sums()) {
-            v.add(c * s);
-        }
-        v.add(c * c * m.count());
-        return v.stream().mapToDouble(Double::doubleValue).toArray();
-    }
-
     @Test
     void primasTargetMomentsOnSparkMoveByAtMostTheirSensitivity() {
         int d = 10;
@@ -115,13 +97,13 @@ class SparkNeighboursTest {
                 var ma = SparkPrima.checkedMomentSource(table(p.d()), cfg, 7);
                 var mb = SparkPrima.checkedMomentSource(table(p.dPrime()), cfg, 7);
                 double[] full = {r};
-                ReleaseComparison.assertWithin(ReleaseComparison.l2(momentVector(ma.moments(Partition.single(d), full), c),
-                        momentVector(mb.moments(Partition.single(d), full), c)), SecondMomentRelease.sensitivity(rel, 1, r, r, c), 1e-9,
+                ReleaseComparison.assertWithin(ReleaseComparison.l2(SparkPrimaTest.released(ma.moments(Partition.single(d), full), c),
+                        SparkPrimaTest.released(mb.moments(Partition.single(d), full), c)), SecondMomentRelease.sensitivity(rel, 1, r, r, c), 1e-9,
                         what + ": stage 1");
                 for (Partition part : partitions) {
                     double[] bounds = cfg.blockBounds(part);
-                    ReleaseComparison.assertWithin(ReleaseComparison.l2(momentVector(ma.moments(part, bounds), c),
-                            momentVector(mb.moments(part, bounds), c)), SecondMomentRelease.sensitivity(rel, bounds, r, c), 1e-9,
+                    ReleaseComparison.assertWithin(ReleaseComparison.l2(SparkPrimaTest.released(ma.moments(part, bounds), c),
+                            SparkPrimaTest.released(mb.moments(part, bounds), c)), SecondMomentRelease.sensitivity(rel, bounds, r, c), 1e-9,
                             what + ": " + part.size() + " blocks");
                 }
             }

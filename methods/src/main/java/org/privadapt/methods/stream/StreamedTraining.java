@@ -50,32 +50,25 @@ public final class StreamedTraining {
     public static DpGaussianMixtureEm.StatisticsSource dpEm(RowChunks rows, Preprocessing preprocessing, int chunkRows,
                                                             double clipNorm, RowChunks.Summary first) {
         int d = rows.dimension();
-        return new DpGaussianMixtureEm.StatisticsSource() {
-            @Override
-            public int dimension() {
-                return d;
-            }
-
-            @Override
-            public SufficientStatistics exact(GaussianMixture current, CovarianceType type) {
-                int k = current == null ? 1 : current.components();
-                boolean full = type == CovarianceType.FULL;
-                CompensatedSums counts = new CompensatedSums(k);
-                CompensatedSums sums = new CompensatedSums(k * d);
-                CompensatedSums moments = new CompensatedSums(full ? k * d * d : k * d);
-                scan(rows, preprocessing, chunkRows, first, chunk -> {
-                    DenseMatrix z = DpGaussianMixtureEm.clipRows(chunk.features(), clipNorm);
-                    SufficientStatistics s = current == null ? DpGaussianMixtureEm.initialStatistics(z, type)
-                            : DpGaussianMixtureEm.statistics(z, current);
-                    counts.addAll(s.countVector());
-                    sums.addAll(s.sumVector());
-                    for (int c = 0; c < k; c++) {
-                        double[] m = full ? s.secondMoment(c).data() : s.secondMomentDiagonal(c);
-                        int at = c * m.length;
-                        for (int j = 0; j < m.length; j++) {
-                            moments.add(at + j, m[j]);
-                        }
+        return DpGaussianMixtureEm.StatisticsSource.of(d, (current, type) -> {
+            int k = current == null ? 1 : current.components();
+            boolean full = type == CovarianceType.FULL;
+            CompensatedSums counts = new CompensatedSums(k);
+            CompensatedSums sums = new CompensatedSums(k * d);
+            CompensatedSums moments = new CompensatedSums(full ? k * d * d : k * d);
+            scan(rows, preprocessing, chunkRows, first, chunk -> {
+                DenseMatrix z = DpGaussianMixtureEm.clipRows(chunk.features(), clipNorm);
+                SufficientStatistics s = current == null ? DpGaussianMixtureEm.initialStatistics(z, type)
+                        : DpGaussianMixtureEm.statistics(z, current);
+                counts.addAll(s.countVector());
+                sums.addAll(s.sumVector());
+                for (int c = 0; c < k; c++) {
+                    double[] m = full ? s.secondMoment(c).data() : s.secondMomentDiagonal(c);
+                    int at = c * m.length;
+                    for (int j = 0; j < m.length; j++) {
+                        moments.add(at + j, m[j]);
                     }
+                }
                 });
                 DenseMatrix s = DenseMatrix.zeros(k, d);
                 double[] sv = sums.values();
@@ -99,8 +92,7 @@ public final class StreamedTraining {
                     m[c] = new DenseMatrix(d, d, java.util.Arrays.copyOfRange(mv, c * d * d, (c + 1) * d * d));
                 }
                 return SufficientStatistics.ofExact(type, counts.values(), s, null, m);
-            }
-        };
+        });
     }
 
     /**

@@ -294,6 +294,22 @@ public final class DpGaussianMixtureEm {
          * {@code current}'s responsibilities.
          */
         SufficientStatistics exact(GaussianMixture current, CovarianceType type);
+
+        /** A source of {@code dimension} features whose statistics {@code exact} computes (an engine's aggregate). */
+        static StatisticsSource of(int dimension,
+                                   java.util.function.BiFunction<GaussianMixture, CovarianceType, SufficientStatistics> exact) {
+            return new StatisticsSource() {
+                @Override
+                public int dimension() {
+                    return dimension;
+                }
+
+                @Override
+                public SufficientStatistics exact(GaussianMixture current, CovarianceType type) {
+                    return exact.apply(current, type);
+                }
+            };
+        }
     }
 
     /** The rows in this JVM, clipped once to {@code clipNorm} ({@link #clipRows}; a non-finite row is refused here). */
