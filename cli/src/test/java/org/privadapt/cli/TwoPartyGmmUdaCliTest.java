@@ -116,6 +116,22 @@ class TwoPartyGmmUdaCliTest {
         writeReports(root, 260, 3);
     }
 
+    /**
+     * A bench's note "deterministic ... run once per task and the outcome repeated" must not name source-only where it
+     * runs paper 004's network (multi-label: it follows the seed, each run differs); found re-running the README
+     * (issue 33).
+     */
+    @Test
+    void theBenchDoesNotCallSourceOnlyDeterministicWhereItTrainsPaper004sNetwork() throws Exception {
+        data();
+        List<String> a = new ArrayList<>(List.of("bench", "iu-chest-xray-uda", "--methods", "source-only", "--runs", "2",
+                "--data-root", root.toString(), "--seed", "3"));
+        a.addAll(Arrays.asList(SETTINGS));
+        CliHarness.Result r = CliHarness.run(a.toArray(String[]::new));
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("source-only").doesNotContain("deterministic with this classifier");
+    }
+
     @Test
     void releaseThenAdaptEndToEndOnAMultiLabelTaskSpendsOnlyOnTheSourceAndEqualsRun() throws Exception {
         data();
