@@ -129,7 +129,8 @@ class TwoPartyGmmUdaCliTest {
         a.addAll(Arrays.asList(SETTINGS));
         CliHarness.Result r = CliHarness.run(a.toArray(String[]::new));
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.out()).contains("source-only").doesNotContain("deterministic with this classifier");
+        assertThat(r.out()).contains("source-only").doesNotContain("deterministic with this classifier")
+                .contains("model: paper 004's encoder and classifier").doesNotContain("classifier lr");
     }
 
     @Test

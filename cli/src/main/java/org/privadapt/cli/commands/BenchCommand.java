@@ -245,6 +245,7 @@ public final class BenchCommand implements Callable<Integer> {
         // under source-only, say) is taken out of the note when it runs each repetition there
         List<String> deterministic = new ArrayList<>(deterministicCandidates(ms));
         List<String> notes = deterministicNote(deterministic, runs);
+        boolean paper004Pipeline = false; // a task run by paper 004's encoder and classifier, not --classifier
         BenchCheckpoint saved = null;
         if (checkpoint != null) {
             try {
@@ -310,6 +311,7 @@ public final class BenchCommand implements Callable<Integer> {
                         progress.message(taskName + " " + m.name());
                         results.add(Runs.repeat(m, task, config, runs, sw, pair[0], pair[1], progress,
                                 run -> privacy.context(run, null, null, null, null), jobs));
+                        paper004Pipeline |= org.privadapt.methods.gmmuda.GmmUdaMethod.handles(task, config);
                         if (!m.deterministic(task, config) && deterministic.remove(m.name())) {
                             notes = deterministicNote(deterministic, runs);
                         }
@@ -364,8 +366,9 @@ public final class BenchCommand implements Callable<Integer> {
             out.println(Json.write(report));
         } else {
             out.print(md);
-            out.printf(Locale.ROOT, "%npreprocessing: %s (each party fitted on its own data); classifier %s (l2=%s)%n",
-                    pre.spec(), methodOptions.classifier, methodOptions.l2);
+            out.printf(Locale.ROOT, "%npreprocessing: %s (each party fitted on its own data); %s%n", pre.spec(), paper004Pipeline
+                    ? "model: paper 004's encoder and classifier (--param hidden, epochs, ...; docs/privacy/gmm-uda.md), not --classifier"
+                    : "classifier " + methodOptions.classifier + " (l2=" + methodOptions.l2 + ")");
             if (anyPrivate) {
                 out.println("which method, learner and refinement the evidence supports for which data (n per class, d, K, "
                         + "epsilon, who is protected): docs/choosing-a-method.md");
