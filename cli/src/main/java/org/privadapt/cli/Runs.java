@@ -373,38 +373,62 @@ public final class Runs {
     /**
      * Per party and domain, the composition of every cell that read it privately (a bench's sweep values, methods and
      * tasks all release about the same records), certified at {@code delta} under {@code relation}; a domain read
-     * without privacy in any cell is reported as not private.
+     * without privacy in every cell is reported as not private. As {@link #domainTotals(List,
+     * org.privadapt.privacy.NeighbouringRelation, double, Map)} with each party's rows taken to be distinct.
      */
     public static List<Report.DomainTotal> domainTotals(List<Report.TaskResult> results,
                                                         org.privadapt.privacy.NeighbouringRelation relation, double delta) {
+        return domainTotals(results, relation, delta, null);
+    }
+
+    /**
+     * The bench's totals over the rows actually read: {@code splitOf} gives the split each role reads (a suite's
+     * training split for the source, its adaptation split for the target; null for the whole domain), and a domain's
+     * split read by both roles (a task C->A and a task A->C of one suite, each reading A's training rows) is one set of
+     * records: every cell that read it privately composes, whichever role it played (the party is then written
+     * {@code source+target}). A domain also read without privacy by some cells (a baseline in the same bench) gets the
+     * private cells' composed total and a note that it is not protected in this bench. {@code splitOf} null: roles
+     * apart.
+     */
+    public static List<Report.DomainTotal> domainTotals(List<Report.TaskResult> results,
+                                                        org.privadapt.privacy.NeighbouringRelation relation, double delta,
+                                                        Map<String, String> splitOf) {
         Map<String, List<org.privadapt.privacy.events.DpEvent>> events = new LinkedHashMap<>();
         Map<String, Integer> cells = new LinkedHashMap<>();
-        Map<String, Boolean> open = new LinkedHashMap<>();
+        Map<String, Integer> openCells = new LinkedHashMap<>();
         Map<String, Boolean> seeded = new LinkedHashMap<>();
+        Map<String, java.util.LinkedHashSet<String>> roles = new LinkedHashMap<>();
+        Map<String, String> domainOf = new LinkedHashMap<>();
         for (Report.TaskResult r : results) {
             for (String party : List.of("source", "target")) {
                 Report.PartySpend s = r.privacy().get(party);
                 if (s == null) {
                     continue;
                 }
-                String key = party + "/" + ("source".equals(party) ? r.source() : r.target());
+                String domain = "source".equals(party) ? r.source() : r.target();
+                String key = splitOf == null ? party + "/" + domain : java.util.Objects.toString(splitOf.get(party), "all") + "/" + domain;
                 boolean notPrivate = Report.unprotected(s.epsilon());
                 if (!notPrivate && s.events() == null) {
                     continue; // nothing read (epsilon 0)
                 }
-                cells.merge(key, 1, Integer::sum);
-                open.merge(key, notPrivate, Boolean::logicalOr);
-                seeded.merge(key, !notPrivate && !s.isPrivate(), Boolean::logicalOr);
-                if (!notPrivate) {
-                    events.computeIfAbsent(key, k -> new ArrayList<>()).add(org.privadapt.privacy.events.EventJson.read(s.events()));
+                roles.computeIfAbsent(key, k -> new java.util.LinkedHashSet<>()).add(party);
+                domainOf.put(key, domain);
+                if (notPrivate) {
+                    openCells.merge(key, 1, Integer::sum);
+                    continue;
                 }
+                cells.merge(key, 1, Integer::sum);
+                seeded.merge(key, !s.isPrivate(), Boolean::logicalOr);
+                events.computeIfAbsent(key, k -> new ArrayList<>()).add(org.privadapt.privacy.events.EventJson.read(s.events()));
             }
         }
         List<Report.DomainTotal> out = new ArrayList<>();
-        for (String key : cells.keySet()) {
-            String[] pd = key.split("/", 2);
-            if (open.get(key)) {
-                out.add(new Report.DomainTotal(pd[0], pd[1], false, null, null, cells.get(key), "data read without differential privacy"));
+        for (String key : roles.keySet()) {
+            String party = String.join("+", roles.get(key));
+            String domain = domainOf.get(key);
+            int open = openCells.getOrDefault(key, 0);
+            if (!cells.containsKey(key)) {
+                out.add(new Report.DomainTotal(party, domain, false, null, null, open, "data read without differential privacy"));
                 continue;
             }
             org.privadapt.privacy.events.ComposedEvent all = new org.privadapt.privacy.events.ComposedEvent(events.get(key));
@@ -425,8 +449,13 @@ public final class Runs {
             boolean s = seeded.get(key);
             String note = s ? "seeded noise (--seed): NOT PRIVATE"
                     : !Double.isFinite(eps) ? "no finite epsilon: the accountant cannot compose these cells" : widened;
-            out.add(new Report.DomainTotal(pd[0], pd[1], !s && Double.isFinite(eps), Double.isFinite(eps) ? eps : "infinity", at,
-                    cells.get(key), note));
+            if (open > 0) {
+                String also = "also read without privacy by " + open + " cell" + (open == 1 ? "" : "s")
+                        + " (non-private methods): not protected in this bench";
+                note = note == null ? also : note + "; " + also;
+            }
+            out.add(new Report.DomainTotal(party, domain, open == 0 && !s && Double.isFinite(eps), Double.isFinite(eps) ? eps : "infinity",
+                    at, cells.get(key), note));
         }
         return out;
     }

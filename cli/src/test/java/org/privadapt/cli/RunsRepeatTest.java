@@ -107,6 +107,76 @@ class RunsRepeatTest {
         }
     }
 
+    /** A method that charges one Gaussian release to the target per run and reads the source without privacy. */
+    static final class ChargingTarget implements AdaptationMethod {
+        @Override
+        public String name() {
+            return "charging-target";
+        }
+
+        @Override
+        public String description() {
+            return "test";
+        }
+
+        @Override
+        public boolean isPrivate() {
+            return true;
+        }
+
+        @Override
+        public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy)
+                throws org.privadapt.privacy.BudgetExceededException, org.privadapt.privacy.ledger.BudgetLedger.LedgerException {
+            privacy.target().charge("release", "Gaussian", new org.privadapt.privacy.events.GaussianEvent(3.0), Map.of());
+            return new AdaptationOutcome(name(), 0.5, new int[0], java.util.List.of("a"),
+                    Map.of("source", org.privadapt.privacy.PrivacyCost.NOT_PRIVATE, "target", privacy.target().spent()), Map.of());
+        }
+    }
+
+    /**
+     * A domain whose rows both roles read (task C->A charges the source C, task A->C the target C, both on C's
+     * training split) composes across the roles: one total for C over both cells. With splits that differ the roles
+     * stay apart. A domain read privately by one cell and without privacy by another (a baseline) gets the private
+     * cells' total, marked not protected, not just "not private" (issue 33, found re-running the README).
+     */
+    @Test
+    void theBenchTotalsComposeADomainsRecordsAcrossRolesAndKeepThePrivateSpendBesideABaseline() throws Exception {
+        Report.TaskResult asSource = Runs.repeat(new Charging(4.0), task(), MethodConfig.defaults(), 2, Map.of(), "C", "A", null,
+                run -> PrivacyContext.secure(100, 1e-5));
+        Report.TaskResult asTarget = Runs.repeat(new ChargingTarget(), task(), MethodConfig.defaults(), 2, Map.of(), "A", "C", null,
+                run -> PrivacyContext.secure(100, 1e-5));
+        Map<String, String> sameRows = new java.util.HashMap<>();
+        sameRows.put("source", "train");
+        sameRows.put("target", "train");
+        java.util.List<Report.DomainTotal> joint = Runs.domainTotals(java.util.List.of(asSource, asTarget),
+                org.privadapt.privacy.NeighbouringRelation.ADD_OR_REMOVE_ONE, 1e-5, sameRows);
+        Report.DomainTotal c = joint.stream().filter(t -> t.domain().equals("C")).findFirst().orElseThrow();
+        assertThat(c.party()).isEqualTo("source+target");
+        assertThat(c.cells()).isEqualTo(2);
+        double s = 1 / Math.sqrt(2 / 16.0 + 2 / 9.0); // 2 runs of Gaussian(4) as source, 2 of Gaussian(3) as target
+        assertThat(((Number) c.epsilon()).doubleValue()).isCloseTo(org.privadapt.privacy.accounting.GaussianProfile.epsilon(s, 1e-5),
+                org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(c.isPrivate()).isTrue();
+        // A: read privately? no: as C->A's target nothing was charged, as A->C's source it was read without privacy
+        Report.DomainTotal a = joint.stream().filter(t -> t.domain().equals("A")).findFirst().orElseThrow();
+        assertThat(a.unprotected()).isTrue();
+        // other splits: the roles' rows are distinct, two totals for C
+        Map<String, String> otherRows = new java.util.HashMap<>();
+        otherRows.put("source", "train");
+        otherRows.put("target", "unlabelled");
+        assertThat(Runs.domainTotals(java.util.List.of(asSource, asTarget), org.privadapt.privacy.NeighbouringRelation.ADD_OR_REMOVE_ONE,
+                1e-5, otherRows).stream().filter(t -> t.domain().equals("C")).count()).isEqualTo(2);
+        // a baseline that read C as its source: C's private cells still give their total, marked not protected
+        Report.TaskResult baseline = Runs.repeat(new ChargingTarget(), task(), MethodConfig.defaults(), 1, Map.of(), "C", "W", null,
+                run -> PrivacyContext.secure(100, 1e-5));
+        Report.DomainTotal mixed = Runs.domainTotals(java.util.List.of(asSource, baseline),
+                org.privadapt.privacy.NeighbouringRelation.ADD_OR_REMOVE_ONE, 1e-5, sameRows).stream()
+                .filter(t -> t.domain().equals("C")).findFirst().orElseThrow();
+        assertThat(mixed.epsilon()).isInstanceOf(Number.class);
+        assertThat(mixed.isPrivate()).isFalse();
+        assertThat(mixed.note()).contains("also read without privacy by 1 cell");
+    }
+
     /**
      * Issue 14.3: a cell's spend composes its runs, and a bench's total per domain composes every cell (sweep values,
      * methods, tasks) that read it: R runs of Gaussian(s) plus R runs of Gaussian(s') equal one Gaussian of multiplier

@@ -341,7 +341,10 @@ public final class BenchCommand implements Callable<Integer> {
         notes.addAll(Runs.unspentSummary(results));
         Report report = report(cfg, datasets, results, notes);
         if (anyPrivate) {
-            List<Report.DomainTotal> totals = Runs.domainTotals(results, privacy.relationValue(), privacy.delta());
+            Map<String, String> splitOf = new java.util.HashMap<>(); // the rows each role reads: a domain's split
+            splitOf.put("source", suite.trainSplit());
+            splitOf.put("target", suite.adaptSplit());
+            List<Report.DomainTotal> totals = Runs.domainTotals(results, privacy.relationValue(), privacy.delta(), splitOf);
             report = new Report(report.tool(), report.version(), report.command(), report.created(), report.environment(),
                     report.config(), report.datasets(), report.results(), totals, report.warnings());
         }
@@ -445,7 +448,8 @@ public final class BenchCommand implements Callable<Integer> {
         if (totals.isEmpty()) {
             return "";
         }
-        StringBuilder sb = new StringBuilder("\nPrivacy spent over the whole bench (all cells that read a domain compose):\n\n");
+        StringBuilder sb = new StringBuilder("\nPrivacy spent over the whole bench (all cells that read a domain's records compose, whichever role "
+                + "they played):\n\n");
         for (Report.DomainTotal t : totals) {
             sb.append("- ").append(t.party()).append(' ').append(t.domain()).append(": ");
             if (Report.unprotected(t.epsilon())) {
