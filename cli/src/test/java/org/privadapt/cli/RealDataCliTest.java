@@ -109,7 +109,8 @@ class RealDataCliTest {
         CliHarness.Result r = CliHarness.run(concat(new String[] {"bench", "office-caltech10", "--tasks", "D:W,W:D",
                 "--methods", "source-only,dp-source-only", "--checkpoint", cp.toString(), "--out", resumed.toString()}, common));
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.err()).contains("2 of 4 cells reused from the checkpoint");
+        assertThat(r.err()).contains("2 of 4 cells reused from the checkpoint")
+                .contains("resuming from the checkpoint " + cp + ": 2 finished cells"); // said at the start too
         JsonNode a = Json.MAPPER.readTree(full.toFile()).get("results");
         JsonNode b = Json.MAPPER.readTree(resumed.toFile()).get("results");
         assertThat(b).hasSize(4);

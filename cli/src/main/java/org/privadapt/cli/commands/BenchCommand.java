@@ -253,6 +253,10 @@ public final class BenchCommand implements Callable<Integer> {
             } catch (BenchCheckpoint.CheckpointException e) {
                 throw new UsageException("--checkpoint " + e.getMessage(), e);
             }
+            if (saved.size() > 0) {
+                spec.commandLine().getErr().printf(Locale.ROOT, "privadapt: resuming from the checkpoint %s: %d finished cell%s "
+                        + "(task x method x swept value) reused%n", checkpoint, saved.size(), saved.size() == 1 ? "" : "s");
+            }
         }
         List<Report.TaskResult> results = new ArrayList<>();
         Map<String, Report.DatasetInfo> datasets = new LinkedHashMap<>();
