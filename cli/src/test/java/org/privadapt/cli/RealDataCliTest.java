@@ -72,13 +72,23 @@ class RealDataCliTest {
         Path json = dir.resolve("bench.json");
         Path md = dir.resolve("bench.md");
         Path png = dir.resolve("sweep.png");
-        CliHarness.Result r = CliHarness.run("bench", "office-caltech10", "--tasks", "D:W,W->D", "--methods", "coral",
+        CliHarness.Result r = CliHarness.run("bench", "office-caltech10", "--tasks", "D:W,W->D", "--methods", "source-only,coral",
                 "--sweep", "lambda=0.1,1", "--out", json.toString(), "--markdown", md.toString(), "--plot", png.toString());
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.out()).contains("| D->W |").contains("coral (lambda=0.1)");
+        assertThat(r.out()).contains("| D->W |").contains("coral (lambda=0.1)")
+                .doesNotContain("source-only (lambda"); // source-only takes no lambda: run once per task, a reference
         JsonNode results = Json.MAPPER.readTree(json.toFile()).get("results");
-        assertThat(results).hasSize(4);
-        assertThat(results.get(0).get("sweep").get("lambda").asText()).isEqualTo("0.1");
+        assertThat(results).hasSize(6); // per task: source-only once, coral at each of the two values
+        int sourceOnly = 0;
+        for (JsonNode res : results) {
+            if (res.get("method").asText().equals("source-only")) {
+                sourceOnly++;
+                assertThat(res.get("sweep") == null || res.get("sweep").isNull() || res.get("sweep").isEmpty()).isTrue();
+            } else {
+                assertThat(res.get("sweep").get("lambda").asText()).isIn("0.1", "1");
+            }
+        }
+        assertThat(sourceOnly).isEqualTo(2);
         byte[] head = java.util.Arrays.copyOf(Files.readAllBytes(png), 8);
         assertThat(head).containsExactly(0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n');
         assertThat(Files.readString(md)).contains("**average**");

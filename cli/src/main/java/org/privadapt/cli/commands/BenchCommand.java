@@ -260,7 +260,16 @@ public final class BenchCommand implements Callable<Integer> {
         }
         List<Report.TaskResult> results = new ArrayList<>();
         Map<String, Report.DatasetInfo> datasets = new LinkedHashMap<>();
-        long total = (long) pairs.size() * ms.size() * runs * sweepValues.size();
+        // a method that does not take the swept parameter (source-only in a lambda sweep, a non-private method in an
+        // epsilon sweep) runs once per task, untagged: the plot draws it as a flat reference line
+        String swept = sweepName;
+        java.util.function.Predicate<AdaptationMethod> takesSweep = m -> swept == null
+                || (epsSweep != null ? m.isPrivate() : m.parameters().contains(swept));
+        long cellsPerTask = 0;
+        for (AdaptationMethod m : ms) {
+            cellsPerTask += takesSweep.test(m) ? sweepValues.size() : 1;
+        }
+        long total = (long) pairs.size() * cellsPerTask * runs;
         int reused = 0;
         try (Progress progress = Progress.start(suite.name(), total, !output.json)) {
             for (String[] pair : pairs) {
@@ -289,8 +298,13 @@ public final class BenchCommand implements Callable<Integer> {
                         privacy.useEpsilon(Double.parseDouble(value));
                     }
                     for (AdaptationMethod m : ms) {
+                        boolean swept1 = takesSweep.test(m);
+                        if (!swept1 && !value.equals(sweepValues.get(0))) {
+                            continue; // run once, at the first value, as a reference
+                        }
+                        Map<String, String> cellSweep = swept1 ? sw : Map.of();
                         java.util.Optional<Report.TaskResult> done = saved == null ? java.util.Optional.empty()
-                                : saved.find(taskName, m.name(), sw);
+                                : saved.find(taskName, m.name(), cellSweep);
                         if (done.isPresent()) {
                             results.add(done.get());
                             reused++;
@@ -313,7 +327,7 @@ public final class BenchCommand implements Callable<Integer> {
                             }
                         }
                         progress.message(taskName + " " + m.name());
-                        results.add(Runs.repeat(m, task, config, runs, sw, pair[0], pair[1], progress,
+                        results.add(Runs.repeat(m, task, config, runs, cellSweep, pair[0], pair[1], progress,
                                 run -> privacy.context(run, null, null, null, null), jobs));
                         paper004Pipeline |= org.privadapt.methods.gmmuda.GmmUdaMethod.handles(task, config);
                         if (!m.deterministic(task, config) && deterministic.remove(m.name())) {
@@ -324,7 +338,7 @@ public final class BenchCommand implements Callable<Integer> {
                         }
                         if (saved != null) {
                             List<String> partial = new ArrayList<>(notes);
-                            partial.add("checkpoint: " + results.size() + " of " + pairs.size() * ms.size() * sweepValues.size()
+                            partial.add("checkpoint: " + results.size() + " of " + pairs.size() * cellsPerTask
                                     + " cells finished");
                             try {
                                 saved.save(report(cfg, datasets, results, partial));
@@ -364,7 +378,8 @@ public final class BenchCommand implements Callable<Integer> {
                 + perMethodText(results) + totalsText(report.privacyTotals());
         String plotTitle = suite.name() + (pairs.size() == 1
                 ? " " + shortOf(suite, pairs.get(0)[0]) + "->" + shortOf(suite, pairs.get(0)[1])
-                : " (mean over " + pairs.size() + " tasks)") + (runs > 1 ? ", error bars: sd over " + runs + " runs" : "");
+                : sweepName != null ? " (mean over " + pairs.size() + " tasks)" : " (" + pairs.size() + " tasks and their average)")
+                + (runs > 1 ? ", error bars: sd over " + runs + " runs" : "");
         byte[] png = plot == null ? null : sweepName != null
                 ? Plots.sweepPng(plotTitle, sweepName, results) : Plots.barsPng(plotTitle, results);
         output.write(report, md, plot, png);

@@ -69,7 +69,7 @@ public final class Plots {
             for (Map.Entry<String, List<Double>> e : flat.entrySet()) {
                 double y = e.getValue().stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
                 chart.addSeries(e.getKey() + " (no " + param + ": reference)", new double[] {lo, hi}, new double[] {y, y})
-                        .setMarker(SeriesMarkers.NONE);
+                        .setMarker(SeriesMarkers.NONE).setLineStyle(org.knowm.xchart.style.lines.SeriesLines.DASH_DASH);
             }
         }
         for (Map.Entry<String, Map<Double, List<Double>>> e : series.entrySet()) {
@@ -112,8 +112,11 @@ public final class Plots {
         if (tasks.size() > 1) {
             groups.add("average");
         }
-        org.knowm.xchart.CategoryChart chart = new org.knowm.xchart.CategoryChartBuilder().width(900).height(500).title(title)
-                .xAxisTitle("task").yAxisTitle(mse ? "target test MSE" : "target accuracy (%)").build();
+        org.knowm.xchart.CategoryChart chart = new org.knowm.xchart.CategoryChartBuilder().width(Math.max(900, 90 * groups.size()))
+                .height(500).title(title).xAxisTitle("task").yAxisTitle(mse ? "target test MSE" : "target accuracy (%)").build();
+        // every group labelled: XChart drops labels that would overlap, so they are turned to fit
+        chart.getStyler().setXAxisLabelRotation(groups.size() > 8 ? 45 : 0);
+        chart.getStyler().setXAxisMaxLabelCount(groups.size());
         boolean repeated = results.stream().anyMatch(r -> r.runs() > 1);
         for (Map.Entry<String, Map<String, Report.TaskResult>> e : byMethod.entrySet()) {
             List<Double> ys = new ArrayList<>();
