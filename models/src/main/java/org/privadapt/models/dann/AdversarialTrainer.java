@@ -102,17 +102,8 @@ public final class AdversarialTrainer {
         boolean targetPrivate = c.mode() == Mode.DPDA || c.mode() == Mode.GDPDA;
         double qs = Math.min(1.0, (double) c.batch() / xs.rows());
         double qt = Math.min(1.0, (double) c.batch() / xt.rows());
-        // a secure party draws an iteration's noise ahead while the iteration's gradients are computed
-        int[] targetNoise = noiseLengths(net.targetDomainHead(), net);
-        int[] sourceNoise = concat(noiseLengths(net.labelHead(), net), noiseLengths(net.sourceDomainHead(), net));
         for (long t = 0; t < c.iterations(); t++) {
             double nu = nu(t, c.iterations());
-            if (targetPrivate && c.mode() != Mode.NN) {
-                targetRnd.prefetchGaussian(targetNoise);
-            }
-            if (sourcePrivate && sourceRnd != targetRnd) {
-                sourceRnd.prefetchGaussian(sourceNoise);
-            }
             // 1. label step on the source: (theta_f, theta_y)
             int[] b1 = poisson(xs.rows(), qs, sourceRnd);
             Map<DenseLayer, PerExample.Grad> g1 = labelStep(net, xs, ys, b1, c, sourcePrivate, sourceRnd);
@@ -130,26 +121,6 @@ public final class AdversarialTrainer {
             apply(g3, c.lr2(), -nu, net.trunk());
         }
         return net;
-    }
-
-    /** The lengths of the arrays a step through {@code head} and the trunk adds noise to, in {@link #release}'s order. */
-    static int[] noiseLengths(Stack head, AdversarialNetwork net) {
-        List<DenseLayer> reach = new ArrayList<>(head.layers());
-        reach.addAll(net.trunk().layers());
-        List<Integer> lengths = new ArrayList<>();
-        for (DenseLayer l : reach) {
-            if (!l.frozen()) {
-                lengths.add(l.in() * l.out());
-                lengths.add(l.out());
-            }
-        }
-        return lengths.stream().mapToInt(Integer::intValue).toArray();
-    }
-
-    private static int[] concat(int[] a, int[] b) {
-        int[] out = java.util.Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
-        return out;
     }
 
     static int[] poisson(int n, double q, NoiseAndSampling rnd) {

@@ -13,9 +13,6 @@ public final class SessionRandomness implements NoiseAndSampling {
     /** The background draws' own source (a split of {@link #source}) and thread, made on first use. */
     private NoiseSource background;
     private java.util.concurrent.ThreadPoolExecutor thread;
-    /** Arrays served from noise drawn ahead, and announcements discarded unused (for tests: the trainers' match). */
-    private long served;
-    private long discarded;
 
     private final boolean drawAhead;
 
@@ -46,14 +43,10 @@ public final class SessionRandomness implements NoiseAndSampling {
             }
             a.offset += v.length;
             a.next++;
-            served++;
             if (a.next == a.lengths.length) {
                 ahead = null; // used once, then dropped
             }
             return;
-        }
-        if (ahead != null) {
-            discarded++;
         }
         ahead = null; // not the calls announced: what was drawn ahead is discarded, never used later
         source.vectors().addNoise(v, sigma);
@@ -67,9 +60,6 @@ public final class SessionRandomness implements NoiseAndSampling {
      */
     @Override
     public void prefetchGaussian(int[] lengths) {
-        if (ahead != null) {
-            discarded++;
-        }
         ahead = null;
         if (!drawAhead || lengths.length == 0) {
             return;
@@ -107,16 +97,6 @@ public final class SessionRandomness implements NoiseAndSampling {
     @Override
     public String description() {
         return source.samplerDescription();
-    }
-
-    /** Arrays whose noise was drawn ahead. */
-    long served() {
-        return served;
-    }
-
-    /** Announcements dropped before all their arrays were asked for. */
-    long discarded() {
-        return discarded;
     }
 
     /** Noise drawn ahead for arrays of the given lengths, consumed in order. */

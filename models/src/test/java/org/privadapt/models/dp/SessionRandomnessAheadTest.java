@@ -78,40 +78,4 @@ class SessionRandomnessAheadTest {
         assertThat(v).isEqualTo(expected);
         assertThat(new SessionRandomness(NoiseSource.secure()).isPrivate()).isTrue();
     }
-
-    @Test
-    void theTrainersAnnounceExactlyTheCallsTheyMake() {
-        // DP-SGD and DPDA / G-DPDA with sources told to draw ahead: every noisy array is served from noise drawn
-        // ahead, no announcement is discarded (the trainers' announcements match their calls)
-        java.util.SplittableRandom g = new java.util.SplittableRandom(3);
-        double[][] rows = new double[40][6];
-        int[] y = new int[40];
-        for (int i = 0; i < 40; i++) {
-            y[i] = i % 2;
-            for (int j = 0; j < 6; j++) {
-                rows[i][j] = g.nextGaussian();
-            }
-        }
-        org.privadapt.math.DenseMatrix x = org.privadapt.math.DenseMatrix.fromRows(rows);
-        java.util.List<String> classes = java.util.List.of("a", "b");
-        SessionRandomness sgd = new SessionRandomness(NoiseSource.seeded(11), true);
-        DpSgdTrainer.train(org.privadapt.models.nn.Network.create(6, new int[] {3}, org.privadapt.models.nn.Activation.RELU, classes, 1),
-                x, y, new DpSgdConfig(1.0, 1.0, 0.3, 12, 7, 8, "sgd", 0.1, "constant", 0, 1), sgd);
-        assertThat(sgd.served()).isEqualTo(7 * 4); // 7 steps x (W0, b0, W1, b1)
-        assertThat(sgd.discarded()).isZero();
-        for (org.privadapt.models.dann.AdversarialTrainer.Mode mode : new org.privadapt.models.dann.AdversarialTrainer.Mode[] {
-            org.privadapt.models.dann.AdversarialTrainer.Mode.DPDA, org.privadapt.models.dann.AdversarialTrainer.Mode.GDPDA}) {
-            SessionRandomness source = new SessionRandomness(NoiseSource.seeded(12), true);
-            SessionRandomness target = new SessionRandomness(NoiseSource.seeded(13), true);
-            org.privadapt.models.dann.AdversarialNetwork net = org.privadapt.models.dann.AdversarialNetwork.create(6, new int[] {4},
-                    org.privadapt.models.nn.Activation.SIGMOID, classes, new int[0], org.privadapt.models.nn.Activation.RELU, false, 1);
-            var cfg = new org.privadapt.models.dann.AdversarialTrainer.Config(mode, 5, 8, 0.05, 1e-3, 4, 1.0, true);
-            org.privadapt.models.dann.AdversarialTrainer.train(net, x, y, x, cfg, source, target);
-            assertThat(target.served()).as(mode + " target").isEqualTo(5 * 4); // domain head + trunk: 2 layers x 2 arrays
-            assertThat(target.discarded()).as(mode + " target").isZero();
-            assertThat(source.served()).as(mode + " source").isEqualTo(mode == org.privadapt.models.dann.AdversarialTrainer.Mode.GDPDA
-                    ? 5 * 8 : 0);
-            assertThat(source.discarded()).as(mode + " source").isZero();
-        }
-    }
 }
