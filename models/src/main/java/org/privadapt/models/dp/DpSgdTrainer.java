@@ -132,15 +132,6 @@ public final class DpSgdTrainer {
         long used = 0;
         List<Double> losses = new ArrayList<>();
         int[] batch = new int[Math.max(16, (int) Math.min(n, 2L * Math.ceil(c.samplingRate() * n) + 16))];
-        double[][] shapes = Gradients.zerosLike(net).arrays();
-        int[] lengths = new int[shapes.length];
-        for (int k = 0; k < lengths.length; k++) {
-            lengths[k] = shapes[k].length;
-        }
-        boolean noisy = c.noiseMultiplier() * c.clipNorm() > 0;
-        if (noisy && c.steps() > 0) {
-            rnd.prefetchGaussian(lengths); // a secure source draws each step's noise while the step's sum is computed
-        }
         for (long step = 0; step < c.steps(); step++) {
             int size = 0;
             for (int i = 0; i < n; i++) {
@@ -159,9 +150,6 @@ public final class DpSgdTrainer {
             if (sigma > 0) {
                 for (double[] a : sum.arrays()) {
                     rnd.addGaussian(a, sigma);
-                }
-                if (step + 1 < c.steps()) {
-                    rnd.prefetchGaussian(lengths);
                 }
             }
             sum.scaleInPlace(1.0 / c.normaliser());

@@ -13,14 +13,6 @@ public interface NoiseAndSampling {
     /** Adds independent N(0, sigma^2) noise to every element of v, in place. */
     void addGaussian(double[] v, double sigma);
 
-    /**
-     * A hint: the next calls of {@link #addGaussian} will be for arrays of these lengths, in this order. An
-     * implementation may start drawing that noise now, off the caller's thread, so that it is ready when asked for;
-     * the noise added is the same in distribution, and no noise is ever used twice. The default does nothing.
-     */
-    default void prefetchGaussian(int[] lengths) {
-    }
-
     /** False when the randomness is seeded (experiments): results are then not differentially private. */
     boolean isPrivate();
 
