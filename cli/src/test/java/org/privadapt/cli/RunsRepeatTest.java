@@ -75,12 +75,19 @@ class RunsRepeatTest {
         }
     }
 
-    /** A private method that charges one Gaussian release of the given multiplier to the source per run. */
+    /** A private method that charges one Gaussian release of the given multiplier per run to the source (or the target). */
     static final class Charging implements AdaptationMethod {
         final double multiplier;
+        /** Charge the target instead, and read the source without privacy. */
+        final boolean target;
 
         Charging(double multiplier) {
+            this(multiplier, false);
+        }
+
+        Charging(double multiplier, boolean target) {
             this.multiplier = multiplier;
+            this.target = target;
         }
 
         @Override
@@ -101,35 +108,14 @@ class RunsRepeatTest {
         @Override
         public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy)
                 throws org.privadapt.privacy.BudgetExceededException, org.privadapt.privacy.ledger.BudgetLedger.LedgerException {
+            if (target) {
+                privacy.target().charge("release", "Gaussian", new org.privadapt.privacy.events.GaussianEvent(multiplier), Map.of());
+                return new AdaptationOutcome(name(), 0.5, new int[0], java.util.List.of("a"),
+                        Map.of("source", org.privadapt.privacy.PrivacyCost.NOT_PRIVATE, "target", privacy.target().spent()), Map.of());
+            }
             privacy.source().charge("release", "Gaussian", new org.privadapt.privacy.events.GaussianEvent(multiplier), Map.of());
             return new AdaptationOutcome(name(), 0.5, new int[0], java.util.List.of("a"),
                     Map.of("source", privacy.source().spent(), "target", org.privadapt.privacy.PrivacyCost.NONE), Map.of());
-        }
-    }
-
-    /** A method that charges one Gaussian release to the target per run and reads the source without privacy. */
-    static final class ChargingTarget implements AdaptationMethod {
-        @Override
-        public String name() {
-            return "charging-target";
-        }
-
-        @Override
-        public String description() {
-            return "test";
-        }
-
-        @Override
-        public boolean isPrivate() {
-            return true;
-        }
-
-        @Override
-        public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy)
-                throws org.privadapt.privacy.BudgetExceededException, org.privadapt.privacy.ledger.BudgetLedger.LedgerException {
-            privacy.target().charge("release", "Gaussian", new org.privadapt.privacy.events.GaussianEvent(3.0), Map.of());
-            return new AdaptationOutcome(name(), 0.5, new int[0], java.util.List.of("a"),
-                    Map.of("source", org.privadapt.privacy.PrivacyCost.NOT_PRIVATE, "target", privacy.target().spent()), Map.of());
         }
     }
 
@@ -143,7 +129,7 @@ class RunsRepeatTest {
     void theBenchTotalsComposeADomainsRecordsAcrossRolesAndKeepThePrivateSpendBesideABaseline() throws Exception {
         Report.TaskResult asSource = Runs.repeat(new Charging(4.0), task(), MethodConfig.defaults(), 2, Map.of(), "C", "A", null,
                 run -> PrivacyContext.secure(100, 1e-5));
-        Report.TaskResult asTarget = Runs.repeat(new ChargingTarget(), task(), MethodConfig.defaults(), 2, Map.of(), "A", "C", null,
+        Report.TaskResult asTarget = Runs.repeat(new Charging(3.0, true), task(), MethodConfig.defaults(), 2, Map.of(), "A", "C", null,
                 run -> PrivacyContext.secure(100, 1e-5));
         Map<String, String> sameRows = new java.util.HashMap<>();
         sameRows.put("source", "train");
@@ -167,7 +153,7 @@ class RunsRepeatTest {
         assertThat(Runs.domainTotals(java.util.List.of(asSource, asTarget), org.privadapt.privacy.NeighbouringRelation.ADD_OR_REMOVE_ONE,
                 1e-5, otherRows).stream().filter(t -> t.domain().equals("C")).count()).isEqualTo(2);
         // a baseline that read C as its source: C's private cells still give their total, marked not protected
-        Report.TaskResult baseline = Runs.repeat(new ChargingTarget(), task(), MethodConfig.defaults(), 1, Map.of(), "C", "W", null,
+        Report.TaskResult baseline = Runs.repeat(new Charging(3.0, true), task(), MethodConfig.defaults(), 1, Map.of(), "C", "W", null,
                 run -> PrivacyContext.secure(100, 1e-5));
         Report.DomainTotal mixed = Runs.domainTotals(java.util.List.of(asSource, baseline),
                 org.privadapt.privacy.NeighbouringRelation.ADD_OR_REMOVE_ONE, 1e-5, sameRows).stream()

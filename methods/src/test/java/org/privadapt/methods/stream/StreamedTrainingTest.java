@@ -55,22 +55,10 @@ class StreamedTrainingTest {
         return p;
     }
 
-    static void assertClose(double[] actual, double[] expected, String what) {
-        assertThat(actual).as(what).hasSize(expected.length);
-        double scale = 1;
-        for (double v : expected) {
-            scale = Math.max(scale, Math.abs(v));
-        }
-        for (int i = 0; i < actual.length; i++) {
-            assertThat(Math.abs(actual[i] - expected[i])).as(what + " entry " + i + ": " + actual[i] + " vs " + expected[i])
-                    .isLessThanOrEqualTo(1e-9 * scale);
-        }
-    }
-
     static void assertSame(SufficientStatistics s, SufficientStatistics l, String what) {
-        assertClose(s.countVector(), l.countVector(), what + " counts");
-        assertClose(s.sumVector(), l.sumVector(), what + " sums");
-        assertClose(s.secondMomentVector(), l.secondMomentVector(), what + " moments");
+        StreamedReleasesTest.assertClose(s.countVector(), l.countVector(), what + " counts");
+        StreamedReleasesTest.assertClose(s.sumVector(), l.sumVector(), what + " sums");
+        StreamedReleasesTest.assertClose(s.secondMomentVector(), l.secondMomentVector(), what + " moments");
     }
 
     @Test
@@ -97,10 +85,10 @@ class StreamedTrainingTest {
                 }
                 GaussianMixture a = s.model();
                 GaussianMixture b = l.model();
-                assertClose(a.weights(), b.weights(), what + " weights");
-                assertClose(a.means().data(), b.means().data(), what + " means");
+                StreamedReleasesTest.assertClose(a.weights(), b.weights(), what + " weights");
+                StreamedReleasesTest.assertClose(a.means().data(), b.means().data(), what + " means");
                 for (int k = 0; k < a.components(); k++) {
-                    assertClose(a.covariance(k).data(), b.covariance(k).data(), what + " covariance " + k);
+                    StreamedReleasesTest.assertClose(a.covariance(k).data(), b.covariance(k).data(), what + " covariance " + k);
                 }
             }
         }
@@ -121,8 +109,8 @@ class StreamedTrainingTest {
             Network streamed = DpSgdTrainer.train(init, N, StreamedTraining.dpGd(rows, steps, chunk, y.names(), cfg.clipNorm(),
                     cfg.maxPhysicalBatch(), first), cfg, new SessionRandomness(NoiseSource.seeded(4))).model();
             for (int l = 0; l < local.layers(); l++) {
-                assertClose(streamed.weights(l).data(), local.weights(l).data(), "blocks of " + chunk + ", layer " + l);
-                assertClose(streamed.bias(l), local.bias(l), "blocks of " + chunk + ", bias " + l);
+                StreamedReleasesTest.assertClose(streamed.weights(l).data(), local.weights(l).data(), "blocks of " + chunk + ", layer " + l);
+                StreamedReleasesTest.assertClose(streamed.bias(l), local.bias(l), "blocks of " + chunk + ", bias " + l);
             }
         }
     }
@@ -151,7 +139,7 @@ class StreamedTrainingTest {
         double[] local = org.privadapt.methods.bassily.NoisyGradientDescent.inProcess(
                 org.privadapt.methods.bassily.PCnvxAdap.clipRows(whole, 1.5), org.privadapt.methods.bassily.PCnvxAdap.clipTargets(y)).at(w);
         for (int chunk : CHUNKS) {
-            assertClose(StreamedTraining.gradientSum(rows, Preprocessing.none(), chunk, 1.5, first).at(w), local, "blocks of " + chunk);
+            StreamedReleasesTest.assertClose(StreamedTraining.gradientSum(rows, Preprocessing.none(), chunk, 1.5, first).at(w), local, "blocks of " + chunk);
         }
     }
 
