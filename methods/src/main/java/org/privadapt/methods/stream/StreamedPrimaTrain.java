@@ -178,7 +178,7 @@ public final class StreamedPrimaTrain {
     }
 
     /** The block's labels coded by the classes; null (and {@code outside} set: the label, its 1-based row) for one outside them. */
-    private static int[] codes(RowChunks.Chunk chunk, Map<String, Integer> code, String[] outside) {
+    static int[] codes(RowChunks.Chunk chunk, Map<String, Integer> code, String[] outside) {
         String[] labels = chunk.labels();
         int[] y = new int[labels.length];
         for (int a = 0; a < y.length; a++) {

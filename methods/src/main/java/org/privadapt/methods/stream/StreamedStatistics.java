@@ -53,16 +53,9 @@ public final class StreamedStatistics {
             if (outside[0] != null) {
                 return;
             }
-            String[] labels = chunk.labels();
-            int[] y = new int[labels.length];
-            for (int a = 0; a < y.length; a++) {
-                Integer c = code.get(RowChunks.className(labels[a]));
-                if (c == null) {
-                    outside[0] = labels[a];
-                    outside[1] = Long.toString(chunk.firstRow() + a + 1);
-                    return;
-                }
-                y[a] = c;
+            int[] y = StreamedPrimaTrain.codes(chunk, code, outside);
+            if (y == null) {
+                return;
             }
             ClassStatistics s = lda ? PrivateLearners.ldaExact(plan, chunk.features(), y, k)
                     : PrivateLearners.ncmExact(chunk.features(), y, k);

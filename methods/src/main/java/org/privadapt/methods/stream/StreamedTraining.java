@@ -124,15 +124,11 @@ public final class StreamedTraining {
             CompensatedSums total = new CompensatedSums(size);
             CompensatedSums loss = new CompensatedSums(1);
             scan(rows, preprocessing, chunkRows, first, chunk -> {
-                String[] labels = chunk.labels();
-                int[] y = new int[labels.length];
-                for (int i = 0; i < y.length; i++) {
-                    Integer c = code.get(RowChunks.className(labels[i]));
-                    if (c == null) {
-                        throw new StreamedMoments.StreamException(new DataException(rows.file(), "row " + (chunk.firstRow() + i + 1),
-                                "label '" + labels[i] + "' is not one of the classes " + classes));
-                    }
-                    y[i] = c;
+                String[] outside = new String[2];
+                int[] y = StreamedPrimaTrain.codes(chunk, code, outside);
+                if (y == null) {
+                    throw new StreamedMoments.StreamException(new DataException(rows.file(), "row " + outside[1],
+                            "label '" + outside[0] + "' is not one of the classes " + classes));
                 }
                 int[] all = new int[y.length];
                 for (int i = 0; i < all.length; i++) {
