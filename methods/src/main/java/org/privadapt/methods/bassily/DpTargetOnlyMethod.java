@@ -80,6 +80,20 @@ final class DpTargetOnlyMethod implements AdaptationMethod {
             return classification(task, original, config, target);
         }
         Disclosures.require(task.target(), target, "dp-target-only's predictor", Disclosures.Fact.SCHEMA);
+        return regression(original, PrivateSample.of(original), config, target);
+    }
+
+    /**
+     * The regression path once the protocol is drawn: (radius, T) chosen on public rows, then the charged descent on
+     * the private sample's gradient sums, wherever its rows are ({@link PrivateSample}: in process, or the spark module).
+     */
+    public static AdaptationOutcome regression(SupervisedProtocol original, PrivateSample priv, MethodConfig config,
+                                               PrivacySession target) throws BudgetExceededException, BudgetLedger.LedgerException {
+        String name = "dp-target-only";
+        if (target.relation() != org.privadapt.privacy.NeighbouringRelation.REPLACE_ONE) {
+            throw new IllegalArgumentException("dp-target-only protects the target under replace-one (its split permutes the "
+                    + "rows by their number, n public): use --relation replace");
+        }
         // the public subspace only (no offset: the source's labels stay out of the target-only baseline)
         PublicSubspace sub = reduction(original, config, false);
         SupervisedProtocol p = sub == null ? original : sub.apply(original);
@@ -89,13 +103,14 @@ final class DpTargetOnlyMethod implements AdaptationMethod {
         double[] chosen = simulateDescent(p, radii, ts, target.target().epsilon(), target.target().delta(), config.seed());
         double radius = chosen[0];
         long iterations = (long) chosen[1];
-        NoisyGradientDescent.Result r = NoisyGradientDescent.fitSquaredLoss(p.xTrain(), values(p.yTrain(), name()), radius,
-                1.0, iterations, target);
+        NoisyGradientDescent.Plan plan = NoisyGradientDescent.charge(radius, 1.0, iterations, target);
+        NoisyGradientDescent.Result r = NoisyGradientDescent.descend(plan, priv.gradientSum(sub, 1.0), p.n(), p.xValidation().cols(),
+                target);
         Map<String, Object> diag = new LinkedHashMap<>(r.calibration());
         diag.put("radius", radius);
         diag.put("selection", "simulation on public validation rows");
         describeReduction(diag, sub);
-        return regressionOutcome(name(), original, predict(sub, original.xTest(), r.w()), Map.of("source", PrivacyCost.NONE,
+        return regressionOutcome(name, original, predict(sub, original.xTest(), r.w()), Map.of("source", PrivacyCost.NONE,
                 "target", target.spent()), diag);
     }
 

@@ -229,9 +229,10 @@ public record PublicSubspace(DenseMatrix basis, double rowScale, double[] offset
      * predictions mapped back by {@link #predict} are scored against them).
      */
     public SupervisedProtocol apply(SupervisedProtocol p) {
-        return new SupervisedProtocol(project(p.xSource()), real(p.xSource(), p.ySource()), project(p.xTrain()),
-                real(p.xTrain(), p.yTrain()), project(p.xValidation()), real(p.xValidation(), p.yValidation()),
-                project(p.xTest()), p.yTest(), p.scaling(), p.testRows());
+        boolean here = p.xTrain() != null; // else the private part is elsewhere: mapped row by row where it is
+        return new SupervisedProtocol(project(p.xSource()), real(p.xSource(), p.ySource()), here ? project(p.xTrain()) : null,
+                here ? real(p.xTrain(), p.yTrain()) : null, project(p.xValidation()), real(p.xValidation(), p.yValidation()),
+                project(p.xTest()), p.yTest(), p.scaling(), p.testRows(), p.n());
     }
 
     private RealTargets real(DenseMatrix x, org.privadapt.data.Labels y) {

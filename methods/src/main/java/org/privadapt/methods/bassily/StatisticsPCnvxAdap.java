@@ -156,7 +156,13 @@ public final class StatisticsPCnvxAdap {
     /** Charges the target's session (Laplace for d, one Gaussian for the statistics), then releases and solves. */
     public static Result fit(DenseMatrix xPub, double[] yPub, DenseMatrix xPriv, double[] yPriv, Settings s, PrivacySession target,
                              double[] start) throws BudgetExceededException, BudgetLedger.LedgerException {
-        NoisyStatistics noisy = noisyStatistics(xPub, yPub, xPriv, yPriv, s, target, start);
+        return fit(xPub, yPub, inProcess(PCnvxAdap.clipRows(xPriv, 1.0), PCnvxAdap.clipTargets(yPriv)), s, target, start);
+    }
+
+    /** {@link #fit(DenseMatrix, double[], DenseMatrix, double[], Settings, PrivacySession, double[])} over {@code priv}'s exact quantities. */
+    public static Result fit(DenseMatrix xPub, double[] yPub, TargetSource priv, Settings s, PrivacySession target, double[] start)
+            throws BudgetExceededException, BudgetLedger.LedgerException {
+        NoisyStatistics noisy = noisyStatistics(xPub, yPub, priv, s, target, start);
         return new Result(solve(noisy.sourceRows(), noisy.sourceTargets(), noisy.statistics(), noisy.n(), noisy.discrepancy(), s,
                 start), noisy.discrepancy(), noisy.calibration());
     }

@@ -95,24 +95,35 @@ final class StatisticsPCnvxAdapMethod implements AdaptationMethod {
             throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
         SupervisedProtocol original = SupervisedProtocol.draw(task, config);
         values(original.ySource(), name());
-        PublicSubspace sub = reduction(original, config, true);
-        SupervisedProtocol p = sub == null ? original : sub.apply(original);
-        double[] ys = values(p.ySource(), name());
-        double[] yt = values(p.yTrain(), name());
+        values(original.yTrain(), name());
         PrivacySession target = privacy.target();
         Disclosures.require(task.target(), target, "pcnvxadap-stats's predictor", Disclosures.Fact.SCHEMA);
+        return fit(original, PrivateSample.of(original), config, target);
+    }
+
+    /**
+     * Once the protocol is drawn: the reduction and the settings chosen on public rows, then the two releases over
+     * the private sample's exact quantities, wherever its rows are ({@link PrivateSample}), and the exact solve.
+     */
+    public static AdaptationOutcome fit(SupervisedProtocol original, PrivateSample priv, MethodConfig config, PrivacySession target)
+            throws BudgetExceededException, BudgetLedger.LedgerException {
+        String name = "pcnvxadap-stats";
+        values(original.ySource(), name);
+        PublicSubspace sub = reduction(original, config, true);
+        SupervisedProtocol p = sub == null ? original : sub.apply(original);
+        double[] ys = values(p.ySource(), name);
         double[] start = sub != null && sub.offset() != null ? null : publicStart(p, ys, config);
         List<StatisticsPCnvxAdap.Settings> grid = grid(config);
         StatisticsPCnvxAdap.Settings chosen = grid.size() == 1 ? grid.get(0)
                 : simulate(p, ys, grid, target.target().epsilon(), target.target().delta(), config.seed(), start);
-        StatisticsPCnvxAdap.Result r = StatisticsPCnvxAdap.fit(p.xSource(), ys, p.xTrain(), yt, chosen, target, start);
+        StatisticsPCnvxAdap.Result r = StatisticsPCnvxAdap.fit(p.xSource(), ys, priv.targetSource(sub), chosen, target, start);
         Map<String, Object> diag = new LinkedHashMap<>(r.calibration());
         diag.put("alpha", chosen.alpha());
         diag.put("kappa1", chosen.kappa1());
         diag.put("radius", chosen.lambda());
         diag.put("discrepancy", r.discrepancy());
         describeReduction(diag, sub);
-        return regressionOutcome(name(), original, predict(sub, original.xTest(), r.w()), Map.of("source", PrivacyCost.NOT_PRIVATE,
+        return regressionOutcome(name, original, predict(sub, original.xTest(), r.w()), Map.of("source", PrivacyCost.NOT_PRIVATE,
                 "target", target.spent()), diag);
     }
 

@@ -30,7 +30,23 @@ import org.privadapt.methods.core.MethodConfig;
  */
 public record SupervisedProtocol(DenseMatrix xSource, Labels ySource, DenseMatrix xTrain, Labels yTrain,
                                  DenseMatrix xValidation, Labels yValidation, DenseMatrix xTest, Labels yTest,
-                                 Scaling scaling, int[] testRows) {
+                                 Scaling scaling, int[] testRows, int n) {
+    /**
+     * {@code xTrain} and {@code yTrain} are null when the private training part S_priv is not in this process (its rows
+     * on a cluster: the spark module's {@code SparkSupervised}); {@code n} is its size either way (public: replace-one).
+     */
+    public SupervisedProtocol {
+        if ((xTrain == null) != (yTrain == null) || (xTrain != null && xTrain.rows() != n) || n < 1) {
+            throw new IllegalArgumentException("the private training part: rows and targets both or neither, n = its rows >= 1");
+        }
+    }
+
+    /** A protocol whose private training part is in this process. */
+    public SupervisedProtocol(DenseMatrix xSource, Labels ySource, DenseMatrix xTrain, Labels yTrain, DenseMatrix xValidation,
+                              Labels yValidation, DenseMatrix xTest, Labels yTest, Scaling scaling, int[] testRows) {
+        this(xSource, ySource, xTrain, yTrain, xValidation, yValidation, xTest, yTest, scaling, testRows, xTrain.rows());
+    }
+
     /** The {@code --param} names of the protocol. */
     public static final Set<String> PARAMETERS = Set.of("target-train", "target-validation", "target-test", "source-rows",
             "source-from-target");
@@ -42,11 +58,6 @@ public record SupervisedProtocol(DenseMatrix xSource, Labels ySource, DenseMatri
 
     public boolean isRegression() {
         return yTest instanceof RealTargets;
-    }
-
-    /** The private training part's size n. */
-    public int n() {
-        return xTrain.rows();
     }
 
     /**
@@ -64,7 +75,32 @@ public record SupervisedProtocol(DenseMatrix xSource, Labels ySource, DenseMatri
                 || task.source().labels().orElse(null) instanceof org.privadapt.data.MultiLabels) {
             throw new IllegalArgumentException("paper 003's supervised protocol does not support multi-label targets");
         }
-        int size = pool.size();
+        Split split = split(pool.size(), config);
+        return assemble(task.source(), split, split.publicRows(pool), pool.selectRows(split.train(), "private training rows"),
+                config);
+    }
+
+    /**
+     * The split of a pool of {@code size} rows (public: replace-one) into test, validation, source-from-target and
+     * private training rows, by index, in the order the protocol draws them: public randomness from the seed only.
+     */
+    public record Split(int poolSize, int[] test, int[] validation, int[] toSource, int[] train) {
+        /** The public parts' rows of {@code pool} (test, then validation, then source-from-target), in that order. */
+        public Dataset publicRows(Dataset pool) {
+            return pool.selectRows(publicIndices(), "public target rows");
+        }
+
+        /** Test, validation and source-from-target indices, concatenated in that order. */
+        public int[] publicIndices() {
+            int[] all = Arrays.copyOf(test, test.length + validation.length + toSource.length);
+            System.arraycopy(validation, 0, all, test.length, validation.length);
+            System.arraycopy(toSource, 0, all, test.length + validation.length, toSource.length);
+            return all;
+        }
+    }
+
+    /** The split for the run's seed and the requested sizes ({@code target-test}, ...) of a pool of {@code size} rows. */
+    public static Split split(int size, MethodConfig config) {
         int test = config.intParam("target-test", (int) Math.min(2000, Math.round(0.4 * size)));
         int validation = config.intParam("target-validation", (int) Math.min(1000, Math.round(0.2 * size)));
         int toSource = config.intParam("source-from-target", 0);
@@ -78,14 +114,30 @@ public record SupervisedProtocol(DenseMatrix xSource, Labels ySource, DenseMatri
                     + ((long) test + validation + toSource + train) + " rows, but the target pool has " + size
                     + " (rows are drawn without replacement: one record never counts twice)");
         }
-        SplittableRandom rng = new SplittableRandom(config.seed() * 0x9E3779B97F4A7C15L + 0x3c6ef372fe94f82aL);
-        int[] perm = permutation(size, rng);
+        int[] perm = permutation(size, splitRandom(config));
         int[] testRows = Arrays.copyOfRange(perm, 0, test);
         int[] valRows = Arrays.copyOfRange(perm, test, test + validation);
         int[] srcRows = Arrays.copyOfRange(perm, test + validation, test + validation + toSource);
         int[] trainRows = Arrays.copyOfRange(perm, test + validation + toSource, test + validation + toSource + train);
+        return new Split(size, testRows, valRows, srcRows, trainRows);
+    }
 
-        Dataset source = task.source();
+    /**
+     * The protocol from its parts: the public source (subsampled with {@code source-rows}), the pool's public rows
+     * ({@link Split#publicRows}: test, validation, source-from-target, in that order) and the private training rows,
+     * or null when they are elsewhere (then {@code xTrain}/{@code yTrain} are null and only n is known). The scaling's
+     * constants come from the public source only.
+     */
+    public static SupervisedProtocol assemble(Dataset source, Split split, Dataset publicRows, Dataset trainRows,
+                                              MethodConfig config) throws DataException {
+        int test = split.test().length;
+        int validation = split.validation().length;
+        int toSource = split.toSource().length;
+        if (publicRows.size() != test + validation + toSource || (trainRows != null && trainRows.size() != split.train().length)) {
+            throw new IllegalArgumentException("the parts' rows do not match the split");
+        }
+        SplittableRandom rng = splitRandom(config);
+        permutation(split.poolSize(), rng); // the source subsample draws from the same stream, after the pool's permutation
         int sourceRows = config.intParam("source-rows", source.size());
         if (sourceRows < 1 || sourceRows > source.size()) {
             throw new IllegalArgumentException("source-rows must be in [1, " + source.size() + "], got " + sourceRows);
@@ -98,17 +150,35 @@ public record SupervisedProtocol(DenseMatrix xSource, Labels ySource, DenseMatri
         }
         DenseMatrix xs = source.features().toDense();
         Labels ys = source.labels().orElseThrow();
+        int[] testPart = range(0, test);
+        int[] valPart = range(test, test + validation);
+        int[] srcPart = range(test + validation, test + validation + toSource);
         if (toSource > 0) {
-            Dataset extra = pool.selectRows(srcRows, "target rows given to the source");
+            Dataset extra = publicRows.selectRows(srcPart, "target rows given to the source");
             xs = xs.vstack(extra.features().toDense());
             ys = concat(ys, extra.labels().orElseThrow());
         }
         boolean regression = ys instanceof RealTargets;
         Scaling sc = Scaling.fromPublicSource(xs, regression ? ((RealTargets) ys).values() : null);
+        Labels pub = publicRows.labels().orElseThrow();
         return new SupervisedProtocol(sc.features(xs), sc.targets(ys),
-                sc.features(rows(pool, trainRows)), sc.targets(pool.labels().orElseThrow().selectRows(trainRows)),
-                sc.features(rows(pool, valRows)), sc.targets(pool.labels().orElseThrow().selectRows(valRows)),
-                sc.features(rows(pool, testRows)), pool.labels().orElseThrow().selectRows(testRows), sc, testRows);
+                trainRows == null ? null : sc.features(trainRows.features().toDense()),
+                trainRows == null ? null : sc.targets(trainRows.labels().orElseThrow()),
+                sc.features(rows(publicRows, valPart)), sc.targets(pub.selectRows(valPart)),
+                sc.features(rows(publicRows, testPart)), pub.selectRows(testPart), sc, split.test().clone(), split.train().length);
+    }
+
+    /** The protocol's public randomness: the pool's permutation, then the source's subsample. */
+    private static SplittableRandom splitRandom(MethodConfig config) {
+        return new SplittableRandom(config.seed() * 0x9E3779B97F4A7C15L + 0x3c6ef372fe94f82aL);
+    }
+
+    private static int[] range(int from, int to) {
+        int[] r = new int[to - from];
+        for (int i = 0; i < r.length; i++) {
+            r[i] = from + i;
+        }
+        return r;
     }
 
     private static DenseMatrix rows(Dataset d, int[] idx) {
