@@ -26,6 +26,30 @@ import org.privadapt.methods.core.MethodProvider;
  * row-local.
  */
 public final class BassilyMethods implements MethodProvider {
+    /**
+     * The methods whose regression path runs with the private training part S_priv elsewhere ({@link PrivateSample}:
+     * its releases are sums over its rows), by {@link #runOnSample}.
+     */
+    public static final java.util.Set<String> ON_A_SAMPLE = java.util.Set.of("dp-target-only", "pcnvxadap-stats");
+
+    /**
+     * {@code method}'s regression path on a drawn protocol whose private part is {@code sample}: what {@code run} does
+     * after drawing the protocol in process (the settings chosen on public rows, then the charged releases).
+     */
+    public static org.privadapt.methods.core.AdaptationOutcome runOnSample(String method, SupervisedProtocol protocol,
+                                                                           PrivateSample sample, org.privadapt.methods.core.MethodConfig config,
+                                                                           org.privadapt.privacy.PrivacySession target)
+            throws org.privadapt.privacy.BudgetExceededException, org.privadapt.privacy.ledger.BudgetLedger.LedgerException {
+        if (!protocol.isRegression()) {
+            throw new IllegalArgumentException(method + " runs on a sample elsewhere for regression (real-valued targets) only");
+        }
+        return switch (method) {
+            case "dp-target-only" -> DpTargetOnlyMethod.regression(protocol, sample, config, target);
+            case "pcnvxadap-stats" -> StatisticsPCnvxAdapMethod.fit(protocol, sample, config, target);
+            default -> throw new IllegalArgumentException(method + " does not run on a sample elsewhere; those that do: " + ON_A_SAMPLE);
+        };
+    }
+
     /** All methods of this family, for the registry (target-only and source-only delegate to {@link SupervisedBaselines}). */
     @Override
     public List<AdaptationMethod> methods() {
