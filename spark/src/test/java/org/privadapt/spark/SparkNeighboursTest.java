@@ -6,7 +6,6 @@ import static org.privadapt.spark.SparkTestSupport.assertRelativelyClose;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,11 +15,9 @@ import org.privadapt.math.LinAlg;
 import org.privadapt.methods.bassily.NoisyGradientDescent;
 import org.privadapt.methods.bassily.PCnvxAdap;
 import org.privadapt.methods.bassily.StatisticsPCnvxAdap;
-import org.privadapt.methods.core.MethodConfig;
 import org.privadapt.methods.neighbours.Neighbours;
 import org.privadapt.methods.neighbours.ReleaseComparison;
 import org.privadapt.methods.prima.Partition;
-import org.privadapt.methods.prima.Prima;
 import org.privadapt.methods.prima.PrimaConfig;
 import org.privadapt.methods.prima.SecondMomentRelease;
 import org.privadapt.models.discrepancy.LabelledDiscrepancy;
@@ -291,6 +288,96 @@ class SparkNeighboursTest {
             o[j] *= f;
         }
         return o;
+    }
+
+    /** A random mixture of {@code k} components in {@code d} dimensions (it stands for any public previous release). */
+    static GaussianMixture randomMixture(CovarianceType type, int k, int d, SplittableRandom r) {
+        double[] w = new double[k];
+        double total = 0;
+        for (int c = 0; c < k; c++) {
+            w[c] = 0.05 + r.nextDouble();
+            total += w[c];
+        }
+        DenseMatrix means = DenseMatrix.zeros(k, d);
+        DenseMatrix variances = DenseMatrix.zeros(k, d);
+        List<DenseMatrix> covariances = new ArrayList<>();
+        for (int c = 0; c < k; c++) {
+            w[c] /= total;
+            DenseMatrix a = DenseMatrix.zeros(d, d);
+            for (int j = 0; j < d; j++) {
+                means.set(c, j, 2 * SparkTestSupport.gauss(r));
+                variances.set(c, j, 0.01 + 3 * r.nextDouble());
+                for (int i = 0; i < d; i++) {
+                    a.set(i, j, SparkTestSupport.gauss(r));
+                }
+            }
+            covariances.add(LinAlg.multiplyTransB(a, a).plusIdentity(0.01));
+        }
+        return type == CovarianceType.FULL ? GaussianMixture.full(w, means, covariances) : GaussianMixture.diagonal(w, means, variances);
+    }
+
+    /**
+     * DP-EM (paper 004) on Spark, add/remove-one as in process: each release's exact per-component statistics
+     * ({@link SparkDpEm#exact}: responsibility-weighted counts, sums and second moments of the rows clipped to R), given
+     * the same public input (none: the initial K = 1 release; the in-process fit's later inputs on D; a random mixture),
+     * move by at most 1, R and R^2 block by block and sqrt 3 jointly after dividing by them, for both covariance types;
+     * the bounds are attained (a row at the clip bound added, K = 1). The Spark statistics equal the in-process ones
+     * ({@link DpGaussianMixtureEm#statistics} on {@link DpGaussianMixtureEm#clipRows}) to 1e-9 relative.
+     */
+    @Test
+    void dpEmsStatisticsOnSparkMoveByAtMostOneRAndRSquared() {
+        int d = 4;
+        double r = 3.0;
+        Neighbours.Labelled base = Neighbours.random(40, d, K, 2 * r, 61);
+        SplittableRandom rnd = new SplittableRandom(62);
+        for (CovarianceType type : CovarianceType.values()) {
+            List<GaussianMixture> inputs = new ArrayList<>();
+            inputs.add(null);
+            List<GaussianMixture> fitted = new ArrayList<>();
+            DpGaussianMixtureEm.fit(DpGaussianMixtureEm.inProcess(base.matrix(), r), DpGaussianMixtureEm.Config.of(3, type, r, 3, 1.0, 11),
+                    new SessionRandomness(NoiseSource.seeded(63)), (i, in, noisy) -> fitted.add(in));
+            inputs.add(fitted.get(fitted.size() - 1));
+            inputs.add(randomMixture(type, 3, d, rnd));
+            double[] worst = new double[3];
+            for (Neighbours.Pair p : Neighbours.addRemove(base, r, 64)) {
+                SparkTable ta = table(p.d());
+                SparkTable tb = table(p.dPrime());
+                DenseMatrix za = DpGaussianMixtureEm.clipRows(p.d().matrix(), r);
+                DenseMatrix zb = DpGaussianMixtureEm.clipRows(p.dPrime().matrix(), r);
+                for (int t = 0; t < inputs.size(); t++) {
+                    GaussianMixture m = inputs.get(t);
+                    String what = "add/remove " + p + ", " + type + ", input " + (m == null ? "none (initial release)" : t);
+                    SufficientStatistics a = SparkDpEm.exact(ta, r, m, type);
+                    SufficientStatistics b = SparkDpEm.exact(tb, r, m, type);
+                    sameStatistics(a, m == null ? DpGaussianMixtureEm.initialStatistics(za, type) : DpGaussianMixtureEm.statistics(za, m),
+                            what + " on D, Spark vs in-process");
+                    sameStatistics(b, m == null ? DpGaussianMixtureEm.initialStatistics(zb, type) : DpGaussianMixtureEm.statistics(zb, m),
+                            what + " on D', Spark vs in-process");
+                    double[] moved = {ReleaseComparison.l2(a.countVector(), b.countVector()),
+                            ReleaseComparison.l2(a.sumVector(), b.sumVector()) / r,
+                            ReleaseComparison.l2(a.secondMomentVector(), b.secondMomentVector()) / (r * r)};
+                    ReleaseComparison.assertWithin(moved[0], 1, 0, what + ": counts");
+                    ReleaseComparison.assertWithin(moved[1], 1, 0, what + ": sums / R");
+                    ReleaseComparison.assertWithin(moved[2], 1, 0, what + ": second moments / R^2");
+                    ReleaseComparison.assertWithin(Math.sqrt(moved[0] * moved[0] + moved[1] * moved[1] + moved[2] * moved[2]), Math.sqrt(3),
+                            0, what + ": jointly, each block over its bound");
+                    for (int k = 0; k < 3; k++) {
+                        worst[k] = Math.max(worst[k], moved[k]);
+                    }
+                }
+            }
+            // a row at the clip bound added moves the initial release's blocks by exactly 1, R and R^2
+            for (int k = 0; k < 3; k++) {
+                assertThat(worst[k]).as(type + ": block " + k + "'s largest move over its bound").isGreaterThan(1 - 1e-9);
+            }
+        }
+    }
+
+    static void sameStatistics(SufficientStatistics spark, SufficientStatistics local, String what) {
+        assertThat(spark.components()).as(what).isEqualTo(local.components());
+        assertRelativelyClose(spark.countVector(), local.countVector(), 1e-9, what + ": counts");
+        assertRelativelyClose(spark.sumVector(), local.sumVector(), 1e-9, what + ": sums");
+        assertRelativelyClose(spark.secondMomentVector(), local.secondMomentVector(), 1e-9, what + ": second moments");
     }
 
     static int[] all(int n) {
