@@ -6,6 +6,7 @@ import static org.privadapt.spark.SparkTestSupport.assertRelativelyClose;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
@@ -15,9 +16,11 @@ import org.privadapt.math.LinAlg;
 import org.privadapt.methods.bassily.NoisyGradientDescent;
 import org.privadapt.methods.bassily.PCnvxAdap;
 import org.privadapt.methods.bassily.StatisticsPCnvxAdap;
+import org.privadapt.methods.core.MethodConfig;
 import org.privadapt.methods.neighbours.Neighbours;
 import org.privadapt.methods.neighbours.ReleaseComparison;
 import org.privadapt.methods.prima.Partition;
+import org.privadapt.methods.prima.Prima;
 import org.privadapt.methods.prima.PrimaConfig;
 import org.privadapt.methods.prima.SecondMomentRelease;
 import org.privadapt.models.discrepancy.LabelledDiscrepancy;
@@ -378,6 +381,58 @@ class SparkNeighboursTest {
         assertRelativelyClose(spark.countVector(), local.countVector(), 1e-9, what + ": counts");
         assertRelativelyClose(spark.sumVector(), local.sumVector(), 1e-9, what + ": sums");
         assertRelativelyClose(spark.secondMomentVector(), local.secondMomentVector(), 1e-9, what + ": second moments");
+    }
+
+    /**
+     * PRIMA's and PRISA's source moments on Spark ({@link SparkPrimaSource#exact}: block Gram matrices, column sums and
+     * count of the source's rows clipped to R, then each block to its bound), the vector
+     * {@link Prima#sourceMomentsNoise} adds its noise to (every block's upper triangle, c S, c^2 n; c = moment weight x R),
+     * move by at most {@link SecondMomentRelease#sensitivity} for the partition's block bounds, under both relations,
+     * for two configurations (PRIMA's defaults; PRISA with R = 2, block scale 1, moment weight 0.5, so the blocks are
+     * clipped tighter than R) and several partitions. Add/remove attains the bound (a row at the clip bound added, one
+     * block). The Spark moments equal the in-process ones ({@link Prima#sourceExact} on {@link Prima#clipRows}) to 1e-9
+     * relative.
+     */
+    @Test
+    void primasSourceMomentsOnSparkMoveByAtMostTheirSensitivity() {
+        int d = 10;
+        PrimaConfig prisa = PrimaConfig.from(PrimaConfig.prima(PrimaConfig.Adaptation.SA),
+                new MethodConfig("lr", 0, 1, Map.of("row-bound", "2.0", "block-scale", "1.0", "moment-weight", "0.5")));
+        List<Map.Entry<PrimaConfig, List<Partition>>> configs = List.of(
+                Map.entry(PrimaConfig.prima(PrimaConfig.Adaptation.CORAL), List.of(Partition.single(d), Partition.random(d, 4, 1),
+                        Partition.random(d, 2, 2))),
+                Map.entry(prisa, List.of(Partition.single(d), Partition.random(d, 3, 3))));
+        for (Map.Entry<PrimaConfig, List<Partition>> e : configs) {
+            PrimaConfig cfg = e.getKey();
+            double r = cfg.rowBound();
+            double c = cfg.momentWeight() * r;
+            Neighbours.Labelled base = Neighbours.random(40, d, K, 2 * r, 65);
+            for (NeighbouringRelation rel : NeighbouringRelation.values()) {
+                double worst = 0;
+                for (Neighbours.Pair p : pairs(rel, base, r, 66)) {
+                    SparkTable ta = table(p.d());
+                    SparkTable tb = table(p.dPrime());
+                    for (Partition part : e.getValue()) {
+                        String what = cfg.adaptation() + " R = " + r + ", " + rel + " " + p + ", " + part.size() + " blocks";
+                        double[] bounds = cfg.blockBounds(part);
+                        SecondMomentRelease.ExactMoments a = SparkPrimaSource.exact(ta, cfg, part);
+                        SecondMomentRelease.ExactMoments b = SparkPrimaSource.exact(tb, cfg, part);
+                        SparkPrimaTest.assertExactSame(a, Prima.sourceExact(Prima.clipRows(p.d().matrix(), cfg, part), part),
+                                what + " on D, Spark vs in-process");
+                        SparkPrimaTest.assertExactSame(b, Prima.sourceExact(Prima.clipRows(p.dPrime().matrix(), cfg, part), part),
+                                what + " on D', Spark vs in-process");
+                        double sensitivity = SecondMomentRelease.sensitivity(rel, bounds, r, c);
+                        double moved = ReleaseComparison.l2(SparkPrimaTest.released(a, c), SparkPrimaTest.released(b, c));
+                        ReleaseComparison.assertWithin(moved, sensitivity, 0, what);
+                        worst = Math.max(worst, moved / sensitivity);
+                    }
+                }
+                System.out.printf("privadapt-spark: PRIMA source moments on Spark's neighbours, %s R = %s, %s: largest share of the"
+                        + " sensitivity %.3f%n", cfg.adaptation(), r, rel, worst);
+                assertThat(worst).as(cfg.adaptation() + " " + rel + ": the pairs' largest move over the sensitivity")
+                        .isGreaterThan(rel == NeighbouringRelation.ADD_OR_REMOVE_ONE ? 1 - 1e-9 : 0.5);
+            }
+        }
     }
 
     static int[] all(int n) {
