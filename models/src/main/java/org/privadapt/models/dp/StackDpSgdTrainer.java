@@ -161,28 +161,80 @@ public final class StackDpSgdTrainer {
 
     /**
      * DP-SGD on (x, y) from a copy of {@code init}; {@code rnd} is the owning party's randomness (Poisson draws and
-     * noise). The caller must have charged {@link #event(Config, int)} with {@code n = x.rows()} declared public.
+     * noise). The caller must have charged {@link #event(Config, int)} with {@code n = x.rows()} declared public. It is
+     * {@link #train(EncoderClassifier, int, BatchSums, Config, NoiseAndSampling)} with each step's clipped sum computed
+     * here ({@link #clippedSum} on the rows).
      *
      * @throws NonFiniteGradientException when an example's gradient is not finite (the budget is spent, nothing is
      *                                    released)
      */
     public static Result train(EncoderClassifier init, FeatureMatrix x, Targets y, Config c, NoiseAndSampling rnd) {
-        EncoderClassifier model = prepare(init, x, y);
+        check(init, x, y);
+        int n = x.rows();
+        double q = samplingRate(c, n);
+        FeatureMatrix xb = org.privadapt.math.RowGather.of(x, (double) c.iterations() * q * n); // row-major gathers (issue 32)
+        return train(init, n, (model, batch, step) -> {
+            Step s = gradientSum(model, xb, y, batch, c.clipNorm(), c.maxPhysicalBatch(), step);
+            return new ClippedSum(s.sum(), s.lossSum());
+        }, c, rnd);
+    }
+
+    /**
+     * Where a private step's exact query comes from: the sum over the sampled batch (increasing indices into the n
+     * records, as {@link #train(EncoderClassifier, int, BatchSums, Config, NoiseAndSampling)} samples them) of the
+     * per-example gradients of {@code model} (the current network: not to be kept or changed), each clipped jointly to
+     * C, in the order of {@link ClippedSum#sum()}. In process: {@link #clippedSum} on the rows; the spark module sums the
+     * same per-example clipped gradients where the rows are.
+     */
+    @FunctionalInterface
+    public interface BatchSums {
+        ClippedSum sum(EncoderClassifier model, int[] batch, long step);
+    }
+
+    /**
+     * A batch's summed, jointly clipped per-example gradients and its summed loss.
+     *
+     * @param sum     one array per trainable layer's weights (column-major, as {@code DenseMatrix.data()}) then one per
+     *                its bias, the layers in the order of {@link EncoderClassifier#trainableLayers()}; zeros for an empty
+     *                batch. The trainer adds the noise to these arrays in place.
+     * @param lossSum the batch's summed loss (a diagnostic, never released)
+     */
+    public record ClippedSum(double[][] sum, double lossSum) {
+    }
+
+    /**
+     * DP-SGD over n records (n public) whose per-step clipped sums come from {@code sums}, from a copy of
+     * {@code init}: each step the Poisson batch is drawn here from {@code rnd} (one Bernoulli draw per record, in
+     * record order), its clipped sum asked of {@code sums}, the noise drawn from {@code rnd} and added, then the
+     * normalisation by q n, weight decay and the optimiser step: the loop of
+     * {@link #train(EncoderClassifier, FeatureMatrix, Targets, Config, NoiseAndSampling)}, the same draws in the same
+     * order. The caller must have charged {@link #event(Config, int)}, and checked that the records fit {@code init}
+     * (their dimension, their targets).
+     *
+     * @throws NonFiniteGradientException when an example's gradient is not finite
+     */
+    public static Result train(EncoderClassifier init, int n, BatchSums sums, Config c, NoiseAndSampling rnd) {
+        if (init.trainableLayers().isEmpty()) {
+            throw new IllegalArgumentException("every layer is frozen: nothing to train");
+        }
+        EncoderClassifier model = init.copy();
         List<DenseLayer> trainable = model.trainableLayers();
         Optimizer opt = Optimizer.parse(c.optimizer());
         LearningRateSchedule lr = LearningRateSchedule.parse(c.schedule(), c.learningRate());
         double[][] params = parameters(trainable);
-        int n = x.rows();
         double q = samplingRate(c, n);
         double normaliser = q * n;
         double noiseStd = c.noiseMultiplier() * c.clipNorm();
         long used = 0;
         List<Double> losses = new ArrayList<>();
-        FeatureMatrix xb = org.privadapt.math.RowGather.of(x, (double) c.iterations() * q * n); // row-major gathers (issue 32)
         for (long step = 0; step < c.iterations(); step++) {
-            Step s = preNoiseStep(model, xb, y, q, c, rnd, step);
-            used += s.batchSize();
+            int[] batch = poisson(n, q, rnd);
+            ClippedSum s = sums.sum(model, batch, step);
+            used += batch.length;
             double[][] g = s.sum();
+            if (g.length != params.length) {
+                throw new IllegalStateException("a clipped sum of " + g.length + " arrays for " + params.length + " parameter arrays");
+            }
             if (noiseStd > 0) {
                 for (double[] a : g) {
                     rnd.addGaussian(a, noiseStd);
@@ -193,10 +245,30 @@ public final class StackDpSgdTrainer {
             }
             addWeightDecay(g, params, c.weightDecay());
             opt.step(params, g, lr.at(step, c.iterations()));
-            losses.add(s.batchSize() == 0 ? Double.NaN : s.lossSum() / s.batchSize());
+            losses.add(batch.length == 0 ? Double.NaN : s.lossSum() / batch.length);
         }
         return new Result(model, c.iterations(), used, event(c, n), losses, rnd.description(),
                 rnd.isPrivate() && c.noiseMultiplier() > 0);
+    }
+
+    /**
+     * The query a private step adds noise to: the sum over {@code batch} (indices into x's rows and y) of the
+     * per-example gradients of {@code model} over every trainable parameter, each clipped jointly to L2 norm
+     * {@code clip}, in physical chunks of at most {@code maxPhysicalBatch} rows (as {@link #train} computes it). Adding
+     * or removing one example moves it by at most {@code clip} in L2 norm, replacing one by at most {@code 2 clip}.
+     *
+     * @throws NonFiniteGradientException when an example's gradient is not finite
+     */
+    public static ClippedSum clippedSum(EncoderClassifier model, FeatureMatrix x, Targets y, int[] batch, double clip,
+                                        int maxPhysicalBatch, long step) {
+        if (!(clip > 0) || Double.isInfinite(clip)) {
+            throw new IllegalArgumentException("clip norm must be a positive number, got " + clip);
+        }
+        if (maxPhysicalBatch < 1) {
+            throw new IllegalArgumentException("the physical batch size must be >= 1, got " + maxPhysicalBatch);
+        }
+        Step s = gradientSum(model, x, y, batch, clip, maxPhysicalBatch, step);
+        return new ClippedSum(s.sum(), s.lossSum());
     }
 
     /**
@@ -255,6 +327,12 @@ public final class StackDpSgdTrainer {
     }
 
     private static EncoderClassifier prepare(EncoderClassifier init, FeatureMatrix x, Targets y) {
+        check(init, x, y);
+        return init.copy();
+    }
+
+    /** Refuses data that do not fit {@code init}, and a network with nothing to train. */
+    private static void check(EncoderClassifier init, FeatureMatrix x, Targets y) {
         if (y.rows() != x.rows()) {
             throw new IllegalArgumentException(x.rows() + " rows but " + y.rows() + " targets");
         }
@@ -265,7 +343,6 @@ public final class StackDpSgdTrainer {
         if (init.trainableLayers().isEmpty()) {
             throw new IllegalArgumentException("every layer is frozen: nothing to train");
         }
-        return init.copy();
     }
 
     /**
