@@ -46,8 +46,11 @@ public record SourceRelease(EncoderClassifier model, GaussianMixture mixture, Dp
         return parameters;
     }
 
-    /** The network before training: seeded initialisation only (no data). */
-    static EncoderClassifier init(int inputs, int outputs, GmmUdaConfig c) {
+    /**
+     * The network before training: seeded initialisation only (no data), {@code inputs} features (public: the layout)
+     * and {@code outputs} logits (the public classes or labels).
+     */
+    public static EncoderClassifier init(int inputs, int outputs, GmmUdaConfig c) {
         return EncoderClassifier.create(inputs, c.hidden(), c.activation(), new int[0], Activation.IDENTITY, outputs, c.seed());
     }
 
@@ -99,11 +102,19 @@ public record SourceRelease(EncoderClassifier model, GaussianMixture mixture, Dp
         return new SourceRelease(r.model(), gmm, null, p);
     }
 
-    /** The plan of the private release for n public source rows: its two configurations and their composed event. */
-    record Plan(StackDpSgdTrainer.Config sgd, DpGaussianMixtureEm.Config em, DpEvent event) {
+    /**
+     * The plan of the private release for n public source rows: its two configurations and their composed event.
+     *
+     * @param sgd   DP-SGD's settings for the encoder and classifier (its multiplier the smallest that keeps the
+     *              composition within the run's target)
+     * @param em    DP-EM's settings on the trained encoder's features (multiplier calibrated to em-share of epsilon)
+     * @param event the two composed: what {@link #charge} charges
+     */
+    public record Plan(StackDpSgdTrainer.Config sgd, DpGaussianMixtureEm.Config em, DpEvent event) {
     }
 
-    static Plan plan(int n, GmmUdaConfig c, PrivacySession s) {
+    /** The plan for n public rows under {@code s}'s target and relation (nothing charged, no data read). */
+    public static Plan plan(int n, GmmUdaConfig c, PrivacySession s) {
         double eps = s.target().epsilon();
         double delta = s.target().delta();
         RdpAccountant acc = new RdpAccountant(s.relation(), RdpAccountant.DEFAULT_ORDERS, w -> { });
@@ -120,43 +131,80 @@ public record SourceRelease(EncoderClassifier model, GaussianMixture mixture, Dp
     }
 
     /**
-     * The private release: charges DP-SGD and DP-EM to {@code s} as one plan (refused whole, nothing drawn, if it
-     * does not fit), then trains and fits with the session's noise. The caller has checked that n, the label set and
-     * the layout are public ({@code Disclosures.requireForDpSgdModel}).
+     * Refuses a session whose relation is not add/remove-one (DP-EM's sensitivities are stated for it), before
+     * anything is charged.
      */
-    public static SourceRelease trainPrivate(FeatureMatrix x, Labels y, GmmUdaConfig c, PrivacySession s)
-            throws BudgetExceededException, BudgetLedger.LedgerException {
+    public static void requireAddOrRemove(PrivacySession s) {
         if (s.relation() != org.privadapt.privacy.NeighbouringRelation.ADD_OR_REMOVE_ONE) {
             throw new IllegalArgumentException("dp-uda-gmm: DP-EM's sensitivities (1, R, R^2) are stated for add/remove-one "
                     + "neighbours; run under the default relation with the source's n declared public");
         }
-        int n = x.rows();
+    }
+
+    /**
+     * The private release's one charge for n public rows: refuses another relation ({@link #requireAddOrRemove}), then
+     * charges DP-SGD and DP-EM to {@code s} as one plan (refused whole, nothing drawn, if it does not fit) and returns
+     * the plan charged. The caller has checked that n, the label set and the layout are public.
+     */
+    public static Plan charge(int n, GmmUdaConfig c, PrivacySession s) throws BudgetExceededException, BudgetLedger.LedgerException {
+        requireAddOrRemove(s);
         Plan plan = plan(n, c, s);
+        s.chargeAll(List.of(
+                new PrivacySession.Release("dp-sgd encoder + classifier", "DP-SGD (Poisson sampling, joint clipping, Gaussian noise)",
+                        StackDpSgdTrainer.event(plan.sgd(), n), sgdParameters(plan, n, c)),
+                new PrivacySession.Release("dp-em gmm of the DP encoder's features", "Gaussian on per-component (count, sum, "
+                        + "second moment), sensitivities (1, R, R^2), T + 1 releases", DpGaussianMixtureEm.event(plan.em()),
+                        emParameters(plan, c))));
+        return plan;
+    }
+
+    private static Map<String, Object> sgdParameters(Plan plan, int n, GmmUdaConfig c) {
         Map<String, Object> sp = new LinkedHashMap<>();
         sp.put("clip", c.clip());
         sp.put("noise_multiplier", plan.sgd().noiseMultiplier());
         sp.put("sample_rate", StackDpSgdTrainer.samplingRate(plan.sgd(), n));
         sp.put("steps", plan.sgd().iterations());
+        return sp;
+    }
+
+    private static Map<String, Object> emParameters(Plan plan, GmmUdaConfig c) {
         Map<String, Object> ep = new LinkedHashMap<>();
         ep.put("K", c.components());
         ep.put("covariance", c.covariance().name().toLowerCase());
         ep.put("R", c.featureClip());
         ep.put("T", c.emIterations());
         ep.put("sigma", plan.em().noiseMultiplier());
-        s.chargeAll(List.of(
-                new PrivacySession.Release("dp-sgd encoder + classifier", "DP-SGD (Poisson sampling, joint clipping, Gaussian noise)",
-                        StackDpSgdTrainer.event(plan.sgd(), n), sp),
-                new PrivacySession.Release("dp-em gmm of the DP encoder's features", "Gaussian on per-component (count, sum, "
-                        + "second moment), sensitivities (1, R, R^2), T + 1 releases", DpGaussianMixtureEm.event(plan.em()), ep)));
+        return ep;
+    }
+
+    /**
+     * The private release: charges DP-SGD and DP-EM to {@code s} as one plan (refused whole, nothing drawn, if it
+     * does not fit: {@link #charge}), then trains and fits with the session's noise: DP-SGD on (x, y)
+     * ({@link StackDpSgdTrainer}), DP-EM on the trained encoder's features of the same rows
+     * ({@link DpGaussianMixtureEm}), the release assembled by {@link #privateRelease}. The caller has checked that n, the
+     * label set and the layout are public ({@code Disclosures.requireForDpSgdModel}).
+     */
+    public static SourceRelease trainPrivate(FeatureMatrix x, Labels y, GmmUdaConfig c, PrivacySession s)
+            throws BudgetExceededException, BudgetLedger.LedgerException {
+        int n = x.rows();
+        Plan plan = charge(n, c, s);
         SessionRandomness rnd = new SessionRandomness(s.noise());
         StackDpSgdTrainer.Result r = StackDpSgdTrainer.train(init(x.cols(), outputs(y), c), x, targets(y), plan.sgd(), rnd);
         DenseMatrix z = r.model().features(x);
         DpGaussianMixtureEm.Result em = DpGaussianMixtureEm.fit(z, plan.em(), rnd);
+        return privateRelease(plan, n, c, r.model(), em.model());
+    }
+
+    /**
+     * The private release of a model trained and a mixture fitted under {@code plan} (charged by {@link #charge} for n
+     * rows), with the plan's public parameters and event, as {@link #trainPrivate} returns it.
+     */
+    public static SourceRelease privateRelease(Plan plan, int n, GmmUdaConfig c, EncoderClassifier model, GaussianMixture mixture) {
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("source_model", "encoder " + java.util.Arrays.toString(c.hidden()) + " " + c.activation().name().toLowerCase()
                 + ", linear classifier, DP-SGD");
-        sp.forEach((k, v) -> p.put("dp_sgd_" + k, v));
-        ep.forEach((k, v) -> p.put("dp_em_" + k, v));
-        return new SourceRelease(r.model(), em.model(), plan.event(), p);
+        sgdParameters(plan, n, c).forEach((k, v) -> p.put("dp_sgd_" + k, v));
+        emParameters(plan, c).forEach((k, v) -> p.put("dp_em_" + k, v));
+        return new SourceRelease(model, mixture, plan.event(), p);
     }
 }
