@@ -147,59 +147,81 @@ public final class SparkDpSgd {
      * and merged on the driver in partition order (compensated).
      */
     public static DpSgdTrainer.BatchSums batchSums(Cached cached, double clip, int physicalBatch) {
-        long[] offsets = cached.offsets().clone();
-        int d = cached.dimension();
         return (net, batch, step) -> {
             SparkDpGd.Params params = SparkDpGd.Params.of(net);
-            int[] sampled = batch.clone();
-            List<Tuple2<Integer, Part>> parts = new ArrayList<>(cached.blocks().mapPartitionsWithIndex((Integer p, Iterator<Block> it) -> {
-                Part part = new Part(params.parameterCount());
-                while (it.hasNext()) {
-                    Block b = it.next();
-                    long off = offsets[p];
-                    int lo = lowerBound(sampled, off);
-                    int hi = lowerBound(sampled, off + b.rows());
-                    if (hi > lo) {
-                        int k = hi - lo;
-                        double[] x = new double[k * d];
-                        int[] y = new int[k];
-                        int[] all = new int[k];
-                        for (int t = 0; t < k; t++) {
-                            int local = (int) (sampled[lo + t] - off);
-                            System.arraycopy(b.rowMajor(), local * d, x, t * d, d);
-                            y[t] = b.codes()[local];
-                            all[t] = t;
-                        }
-                        DpSgdTrainer.ClippedSum s = DpSgdTrainer.clippedSum(params.network(), DenseMatrix.fromRowMajor(k, d, x), y, all,
-                                clip, physicalBatch, step);
-                        part.add(s);
-                        part.count += k;
-                    }
+            Part total = sampledSum(cached, batch, params.parameterCount(), (x, y) -> {
+                int[] all = new int[y.length];
+                for (int t = 0; t < all.length; t++) {
+                    all[t] = t;
                 }
-                List<Tuple2<Integer, Part>> one = new ArrayList<>(1);
-                one.add(new Tuple2<>(p, part));
-                return one.iterator();
-            }, false).collect());
-            parts.sort(Comparator.comparing(Tuple2::_1));
-            Part total = new Part(params.parameterCount());
-            for (Tuple2<Integer, Part> t : parts) {
-                total.sums.merge(t._2().sums);
-                total.loss.merge(t._2().loss);
-                total.count += t._2().count;
-            }
-            if (total.count != batch.length) {
-                throw new IllegalStateException("a batch of " + batch.length + " rows was asked, " + total.count + " were found "
-                        + "(the table's rows changed between steps)");
-            }
+                DpSgdTrainer.ClippedSum s = DpSgdTrainer.clippedSum(params.network(), x, y, all, clip, physicalBatch, step);
+                return new Summed(s.sum().arrays(), s.lossSum());
+            });
             Gradients sum = Gradients.zerosLike(net);
-            int at = 0;
-            for (double[] a : sum.arrays()) {
-                for (int k = 0; k < a.length; k++) {
-                    a[k] = total.sums.value(at++);
-                }
-            }
+            total.into(sum.arrays());
             return new DpSgdTrainer.ClippedSum(sum, total.loss.value(0));
         };
+    }
+
+    /**
+     * A step's query on one partition's sampled rows, on the executor: {@code x} their features (k x d, in the table's
+     * order), {@code codes} their labels' codes. The result's arrays are summed entry by entry in their order.
+     */
+    @FunctionalInterface
+    interface SampledQuery extends Serializable {
+        Summed sum(DenseMatrix x, int[] codes);
+    }
+
+    /** A partition's query: its arrays (in a fixed order) and its summed loss. */
+    record Summed(double[][] arrays, double lossSum) {
+    }
+
+    /**
+     * {@code query} summed over the rows of {@code batch} (indices in the table's order, increasing): each partition
+     * gathers the sampled rows of its block and sums the query on them into compensated sums of {@code parameters}
+     * entries; the driver merges the partitions in partition order (compensated) and checks that every sampled row
+     * was found.
+     */
+    static Part sampledSum(Cached cached, int[] batch, int parameters, SampledQuery query) {
+        long[] offsets = cached.offsets().clone();
+        int d = cached.dimension();
+        int[] sampled = batch.clone();
+        List<Tuple2<Integer, Part>> parts = new ArrayList<>(cached.blocks().mapPartitionsWithIndex((Integer p, Iterator<Block> it) -> {
+            Part part = new Part(parameters);
+            while (it.hasNext()) {
+                Block b = it.next();
+                long off = offsets[p];
+                int lo = lowerBound(sampled, off);
+                int hi = lowerBound(sampled, off + b.rows());
+                if (hi > lo) {
+                    int k = hi - lo;
+                    double[] x = new double[k * d];
+                    int[] y = new int[k];
+                    for (int t = 0; t < k; t++) {
+                        int local = (int) (sampled[lo + t] - off);
+                        System.arraycopy(b.rowMajor(), local * d, x, t * d, d);
+                        y[t] = b.codes()[local];
+                    }
+                    part.add(query.sum(DenseMatrix.fromRowMajor(k, d, x), y));
+                    part.count += k;
+                }
+            }
+            List<Tuple2<Integer, Part>> one = new ArrayList<>(1);
+            one.add(new Tuple2<>(p, part));
+            return one.iterator();
+        }, false).collect());
+        parts.sort(Comparator.comparing(Tuple2::_1));
+        Part total = new Part(parameters);
+        for (Tuple2<Integer, Part> t : parts) {
+            total.sums.merge(t._2().sums);
+            total.loss.merge(t._2().loss);
+            total.count += t._2().count;
+        }
+        if (total.count != batch.length) {
+            throw new IllegalStateException("a batch of " + batch.length + " rows was asked, " + total.count + " were found "
+                    + "(the table's rows changed between steps)");
+        }
+        return total;
     }
 
     /** The first position in the increasing {@code a} whose value is at least {@code v}. */
@@ -228,14 +250,27 @@ public final class SparkDpSgd {
             sums = new CompensatedSums(parameters);
         }
 
-        void add(DpSgdTrainer.ClippedSum s) {
+        void add(Summed s) {
             int at = 0;
-            for (double[] a : s.sum().arrays()) {
+            for (double[] a : s.arrays()) {
                 for (double v : a) {
                     sums.add(at++, v);
                 }
             }
             loss.add(0, s.lossSum());
+        }
+
+        /** The merged sums written into arrays of the query's shapes, in order. */
+        void into(double[][] arrays) {
+            int at = 0;
+            for (double[] a : arrays) {
+                for (int k = 0; k < a.length; k++) {
+                    a[k] = sums.value(at++);
+                }
+            }
+            if (at != sums.size()) {
+                throw new IllegalStateException(sums.size() + " sums for " + at + " parameters");
+            }
         }
     }
 }

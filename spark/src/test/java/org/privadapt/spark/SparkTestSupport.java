@@ -85,6 +85,18 @@ final class SparkTestSupport {
             return SparkData.of(frame(spark), featureNames(), "y").repartition(partitions);
         }
 
+        /**
+         * A table of {@code partitions} partitions holding the rows in their original order (partition 0 the first
+         * rows), as a file read in order gives them: what the position-based Poisson sampling needs to pick the
+         * in-process rows.
+         */
+        SparkTable ordered(SparkSession spark, int partitions) {
+            Dataset<Row> frame = frame(spark);
+            Dataset<Row> sliced = spark.createDataFrame(new org.apache.spark.api.java.JavaSparkContext(spark.sparkContext())
+                    .parallelize(frame.collectAsList(), partitions), frame.schema());
+            return SparkData.of(sliced, featureNames(), "y");
+        }
+
         /** These rows with {@code row} (label {@code label}) appended. */
         Rows plus(double[] row, String label) {
             double[][] r = java.util.Arrays.copyOf(rows, rows.length + 1);

@@ -1,0 +1,258 @@
+package org.privadapt.spark;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import org.apache.spark.api.java.function.MapPartitionsFunction;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.storage.StorageLevel;
+import org.privadapt.math.DenseMatrix;
+import org.privadapt.models.dp.NoiseAndSampling;
+import org.privadapt.models.dp.StackDpSgdTrainer;
+import org.privadapt.models.dp.Targets;
+import org.privadapt.models.nn.Activation;
+import org.privadapt.models.nn.graph.DenseLayer;
+import org.privadapt.models.nn.graph.EncoderClassifier;
+import org.privadapt.models.nn.graph.Stack;
+
+/**
+ * DP-SGD of an encoder + classifier ({@link StackDpSgdTrainer}, paper 004's source model) on Spark, with true Poisson
+ * sampling, as {@link SparkDpSgd} does for the plain network: the rows cached on the executors as one primitive block
+ * per partition ({@link SparkDpSgd#cache}); each step the batch is the in-process trainer's own (one Bernoulli draw per
+ * record from the party's noise, on the driver, in
+ * {@link StackDpSgdTrainer#train(EncoderClassifier, int, StackDpSgdTrainer.BatchSums, StackDpSgdTrainer.Config,
+ * NoiseAndSampling)}), its indices and the current network (plain arrays) go to the executors in the task's closure,
+ * and each partition sums the jointly clipped per-example gradients of the sampled rows it holds
+ * ({@link StackDpSgdTrainer#clippedSum} on them: the in-process per-example code on a block) into compensated sums,
+ * merged on the driver in partition order. The noise, the normalisation by q n, weight decay and the optimiser step are
+ * the driver's, the in-process loop. With the same seeded noise and the rows in the same order the trained network
+ * equals the in-process one (within rounding: the partitions' sums are merged, compensated). One Spark job per step.
+ *
+ * <p>Single-label targets (softmax cross-entropy), the labels coded by their position in the public, given class list
+ * (never read from the rows); multi-label targets are in process only. The plan and its charge
+ * ({@link StackDpSgdTrainer#event} for the public n) are the caller's.
+ *
+ * <p>{@link #features} maps every row through a trained encoder where the rows are (for DP-EM on its features,
+ * {@link SparkGmmUdaSource}).
+ */
+public final class SparkStackDpSgd {
+    /** Rows per in-memory chunk when mapping rows through an encoder on an executor. */
+    static final int CHUNK = 1024;
+
+    private SparkStackDpSgd() {
+    }
+
+    /**
+     * DP-SGD on the table's rows from a copy of {@code init}: refuses (before any draw) an unlabelled table, no rows, a
+     * missing or non-finite feature, a missing label or one outside {@code classes}, and a network whose input or output
+     * size does not fit; caches the rows for the run, trains, releases them. The caller has charged
+     * {@link StackDpSgdTrainer#event(StackDpSgdTrainer.Config, int)} for n = the table's row count (public).
+     */
+    public static StackDpSgdTrainer.Result train(EncoderClassifier init, SparkTable table, List<String> classes, StackDpSgdTrainer.Config c,
+                                                 NoiseAndSampling rnd) {
+        requireFits(init, table, classes);
+        long rows = table.requireValid().rows();
+        try (SparkDpSgd.Cached cached = SparkDpSgd.cache(table, classes, StorageLevel.MEMORY_AND_DISK())) {
+            if (cached.rows() != rows) {
+                throw new IllegalStateException("the table has " + cached.rows() + " rows now, " + rows + " before");
+            }
+            return train(init, cached, c, rnd);
+        }
+    }
+
+    /**
+     * Refuses a table and classes that do not fit {@code init} (before any pass over the rows): an unlabelled table,
+     * fewer than two or repeated classes, classes other than the network's outputs, a dimension other than its input.
+     */
+    public static void requireFits(EncoderClassifier init, SparkTable table, List<String> classes) {
+        requireClasses(table, classes);
+        if (init.outputs() != classes.size()) {
+            throw new IllegalArgumentException("the network has " + init.outputs() + " outputs for " + classes.size() + " classes");
+        }
+        if (init.in() != table.dimension()) {
+            throw new IllegalArgumentException("the encoder takes " + init.in() + " features, the table has " + table.dimension());
+        }
+    }
+
+    /** Refuses an unlabelled table, and fewer than two, repeated or null classes (before any pass over the rows). */
+    static void requireClasses(SparkTable table, List<String> classes) {
+        if (!table.labelled()) {
+            throw new IllegalArgumentException("the encoder and classifier need a label column");
+        }
+        if (classes.size() < 2 || classes.stream().anyMatch(java.util.Objects::isNull) || classes.stream().distinct().count() != classes.size()) {
+            throw new IllegalArgumentException("need at least two distinct classes (given, public), got " + classes);
+        }
+    }
+
+    /**
+     * DP-SGD on cached rows (labels coded below {@code init.outputs()}) from a copy of {@code init}; n is
+     * {@code cached.rows()}, public, and its event already charged.
+     */
+    public static StackDpSgdTrainer.Result train(EncoderClassifier init, SparkDpSgd.Cached cached, StackDpSgdTrainer.Config c,
+                                                 NoiseAndSampling rnd) {
+        if (init.in() != cached.dimension()) {
+            throw new IllegalArgumentException("the encoder takes " + init.in() + " features, the rows have " + cached.dimension());
+        }
+        if (cached.rows() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("at most " + Integer.MAX_VALUE + " rows, got " + cached.rows());
+        }
+        return StackDpSgdTrainer.train(init, (int) cached.rows(), batchSums(cached, c.clipNorm(), c.maxPhysicalBatch()), c, rnd);
+    }
+
+    /**
+     * Each step's exact query on the cached rows: the sum over the sampled rows (indices in the table's order,
+     * increasing) of the per-example gradients of the current network over every trainable parameter, each clipped
+     * jointly to {@code clip} ({@link StackDpSgdTrainer#clippedSum} on each partition's sampled rows, in physical
+     * chunks of {@code physicalBatch}), summed per partition and merged on the driver in partition order
+     * (compensated).
+     */
+    public static StackDpSgdTrainer.BatchSums batchSums(SparkDpSgd.Cached cached, double clip, int physicalBatch) {
+        return (model, batch, step) -> {
+            Model params = Model.of(model);
+            SparkDpSgd.Part total = SparkDpSgd.sampledSum(cached, batch, params.trainableParameterCount(), (x, y) -> {
+                EncoderClassifier m = params.model();
+                Targets t = Targets.classes(y);
+                t.check(m.outputs());
+                int[] all = new int[y.length];
+                for (int k = 0; k < all.length; k++) {
+                    all[k] = k;
+                }
+                StackDpSgdTrainer.ClippedSum s = StackDpSgdTrainer.clippedSum(m, x, t, all, clip, physicalBatch, step);
+                return new SparkDpSgd.Summed(s.sum(), s.lossSum());
+            });
+            double[][] sum = params.zerosLikeTrainable();
+            total.into(sum);
+            return new StackDpSgdTrainer.ClippedSum(sum, total.loss.value(0));
+        };
+    }
+
+    /**
+     * The table's rows mapped through {@code model}'s encoder on the executors (a chunk of rows at a time, through
+     * {@link EncoderClassifier#features}, the in-process map): an unlabelled table of the encoder's width, features
+     * named {@code e0, e1, ...}. Lazy: each pass over it maps the rows again (persist it to map them once).
+     */
+    public static SparkTable features(SparkTable table, EncoderClassifier model) {
+        if (model.in() != table.dimension()) {
+            throw new IllegalArgumentException("the encoder takes " + model.in() + " features, the table has " + table.dimension());
+        }
+        Model params = Model.of(model);
+        int d = table.dimension();
+        int width = model.encoder().out();
+        StructType schema = DataTypes.createStructType(List.of(DataTypes.createStructField(SparkTable.FEATURES,
+                DataTypes.createArrayType(DataTypes.DoubleType, true), false)));
+        MapPartitionsFunction<Row, Row> f = it -> new Encoded(it, params, d);
+        Dataset<Row> out = table.rows().mapPartitions(f, Encoders.row(schema));
+        List<String> names = new ArrayList<>();
+        for (int j = 0; j < width; j++) {
+            names.add("e" + j);
+        }
+        return new SparkTable(out, names, null);
+    }
+
+    /** One partition's rows through the encoder, a chunk at a time. */
+    private static final class Encoded implements Iterator<Row> {
+        private final Iterator<Row> in;
+        private final EncoderClassifier model;
+        private final int d;
+        private final List<Row> buffer = new ArrayList<>();
+        private int next;
+
+        Encoded(Iterator<Row> in, Model params, int d) {
+            this.in = in;
+            this.model = params.model();
+            this.d = d;
+        }
+
+        @Override
+        public boolean hasNext() {
+            if (next < buffer.size()) {
+                return true;
+            }
+            buffer.clear();
+            next = 0;
+            List<double[]> rows = new ArrayList<>();
+            while (rows.size() < CHUNK && in.hasNext()) {
+                rows.add(SparkTable.features(in.next(), d));
+            }
+            if (rows.isEmpty()) {
+                return false;
+            }
+            DenseMatrix z = model.features(DenseMatrix.fromRows(rows.toArray(new double[0][])));
+            for (int i = 0; i < rows.size(); i++) {
+                double[] v = new double[z.cols()];
+                for (int j = 0; j < v.length; j++) {
+                    v[j] = z.get(i, j);
+                }
+                // an array<double> value of an external Row is a Scala Seq
+                buffer.add(RowFactory.create(scala.collection.immutable.ArraySeq.unsafeWrapArray(v)));
+            }
+            return true;
+        }
+
+        @Override
+        public Row next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            return buffer.get(next++);
+        }
+    }
+
+    /** One dense layer's parameters as plain arrays (serializable). */
+    record Layer(int in, int out, double[] weights, double[] bias, Activation activation, boolean frozen) implements Serializable {
+        static Layer of(DenseLayer l) {
+            return new Layer(l.in(), l.out(), l.weights().data().clone(), l.bias().clone(), l.activation(), l.frozen());
+        }
+
+        DenseLayer layer() {
+            DenseLayer l = DenseLayer.over(new DenseMatrix(in, out, weights.clone()), bias.clone(), activation);
+            return frozen ? l.freeze() : l;
+        }
+    }
+
+    /** An encoder + classifier as plain arrays (serializable), rebuilt into the same network on an executor. */
+    record Model(List<Layer> encoder, List<Layer> classifier) implements Serializable {
+        static Model of(EncoderClassifier m) {
+            return new Model(new ArrayList<>(m.encoder().layers().stream().map(Layer::of).toList()),
+                    new ArrayList<>(m.classifier().layers().stream().map(Layer::of).toList()));
+        }
+
+        EncoderClassifier model() {
+            return new EncoderClassifier(new Stack(encoder.stream().map(Layer::layer).toList()),
+                    new Stack(classifier.stream().map(Layer::layer).toList()));
+        }
+
+        private List<Layer> trainable() {
+            List<Layer> all = new ArrayList<>(encoder);
+            all.addAll(classifier);
+            return all.stream().filter(l -> !l.frozen()).toList();
+        }
+
+        /** The number of entries of a clipped sum: the trainable layers' weights and biases. */
+        int trainableParameterCount() {
+            int c = 0;
+            for (Layer l : trainable()) {
+                c += l.weights().length + l.bias().length;
+            }
+            return c;
+        }
+
+        /** Zero arrays in the order of {@link StackDpSgdTrainer.ClippedSum#sum()}. */
+        double[][] zerosLikeTrainable() {
+            List<Layer> t = trainable();
+            double[][] z = new double[2 * t.size()][];
+            for (int l = 0; l < t.size(); l++) {
+                z[2 * l] = new double[t.get(l).weights().length];
+                z[2 * l + 1] = new double[t.get(l).bias().length];
+            }
+            return z;
+        }
+    }
+}
