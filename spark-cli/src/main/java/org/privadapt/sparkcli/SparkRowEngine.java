@@ -184,6 +184,29 @@ public final class SparkRowEngine implements RowEngine {
         }
 
         @Override
+        public org.privadapt.data.Dataset publicRegressionRows(String domain) throws DataException {
+            try {
+                return org.privadapt.spark.SparkSupervised.collect(table, domain);
+            } catch (IllegalArgumentException e) {
+                throw new DataException(where, null, e.getMessage());
+            }
+        }
+
+        @Override
+        public Supervised supervised(org.privadapt.data.Dataset source, MethodConfig config) throws DataException {
+            org.privadapt.spark.SparkSupervised.Drawn d;
+            try {
+                d = org.privadapt.spark.SparkSupervised.draw(source, table, config);
+            } catch (IllegalArgumentException e) {
+                if (e.getMessage() != null && e.getMessage().contains("not a number")) {
+                    throw new DataException(where, null, e.getMessage());
+                }
+                throw e;
+            }
+            return new Supervised(d.protocol(), d.sample());
+        }
+
+        @Override
         public void close() {
             if (made) {
                 spark.stop();

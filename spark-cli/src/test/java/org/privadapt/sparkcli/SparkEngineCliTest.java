@@ -462,4 +462,61 @@ class SparkEngineCliTest {
         }
         assertThat(dir.resolve("never.json")).doesNotExist();
     }
+
+    /** Regression rows with a header f0..f{d-1},y (targets real-valued, some rows far outside the unit ball). */
+    static Path regressionCsv(Path file, int n, int d, long seed) throws java.io.IOException {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
+        StringBuilder b = new StringBuilder(String.join(",", SparkCliSupport.featureNames(d))).append(",y\n");
+        for (int i = 0; i < n; i++) {
+            double scale = Math.pow(10, r.nextDouble(-1, 1));
+            double t = 0.5;
+            for (int j = 0; j < d; j++) {
+                double x = scale * (r.nextDouble() * 2 - 1);
+                t += (j % 2 == 0 ? 0.7 : -0.4) * x;
+                b.append(x).append(',');
+            }
+            b.append(t + 0.2 * (r.nextDouble() - 0.5)).append('\n');
+        }
+        java.nio.file.Files.writeString(file, b.toString());
+        return file;
+    }
+
+    @Test
+    void paper003sRegressionMethodsOnSparkGiveTheInProcessRun() throws Exception {
+        int d = 5;
+        Path src = regressionCsv(dir.resolve("reg-source.csv"), 150, d, 41);
+        Path tgt = regressionCsv(dir.resolve("reg-target.csv"), 420, d, 42);
+        com.fasterxml.jackson.databind.ObjectMapper om = new com.fasterxml.jackson.databind.ObjectMapper();
+        String features = String.join(",", SparkCliSupport.featureNames(d));
+        for (String method : List.of("dp-target-only", "pcnvxadap-stats")) {
+            for (List<String> params : List.of(List.<String>of(), List.of("--param", "public-subspace=3", "--param", "target-train=150"))) {
+                List<String> common = new ArrayList<>(List.of("run", "--method", method, "--label-column", "y", "--relation", "replace",
+                        "--epsilon", "2", "--seed", "3", "--json"));
+                common.addAll(params);
+                List<String> in = new ArrayList<>(common);
+                in.addAll(List.of("--source", src.toString(), "--target", tgt.toString()));
+                SparkCliSupport.Result a = SparkCliSupport.run(in);
+                assertThat(a.code()).as(method + params + " in process: " + a.err()).isZero();
+                com.fasterxml.jackson.databind.JsonNode ja = om.readTree(a.out()).path("results").get(0);
+                double expected = ja.path("mse_mean").asDouble();
+                List<String> sp = new ArrayList<>(common);
+                sp.addAll(List.of("--source", "csv:" + src, "--target", "csv:" + tgt, "--engine", "spark", "--spark-master", "local[2]",
+                        "--feature-columns", features));
+                SparkCliSupport.Result b = SparkCliSupport.run(sp);
+                assertThat(b.code()).as(method + params + " on Spark: " + b.err()).isZero();
+                com.fasterxml.jackson.databind.JsonNode jb = om.readTree(b.out());
+                assertThat(jb.path("mse").asDouble()).as(method + params + " mse").isCloseTo(expected,
+                        org.assertj.core.data.Offset.offset(1e-9 * Math.abs(expected)));
+                assertThat(jb.path("privacy").path("target").path("epsilon").asDouble()).as(method + params + " spent")
+                        .isEqualTo(ja.path("privacy").path("target").path("epsilon").asDouble());
+                assertThat(jb.path("target_train_rows").asInt()).isEqualTo(ja.path("diagnostics").get(0).path("target_train_rows").asInt());
+            }
+        }
+        // paper 003 is replace-one: refused before anything is read or charged, as in process
+        SparkCliSupport.Result r = SparkCliSupport.run(List.of("run", "--method", "dp-target-only", "--label-column", "y", "--source",
+                "csv:" + src, "--target", "csv:" + tgt, "--engine", "spark", "--spark-master", "local[2]", "--feature-columns", features,
+                "--epsilon", "2", "--seed", "3"));
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.USAGE);
+        assertThat(errorLines(r)).singleElement().asString().contains("replace");
+    }
 }

@@ -231,6 +231,9 @@ public final class RunCommand implements Callable<Integer> {
         if (BASELINES_ON_SPARK.containsKey(method)) {
             return runBaselineOnSpark();
         }
+        if (org.privadapt.methods.bassily.BassilyMethods.ON_A_SAMPLE.contains(method)) {
+            return runSupervisedOnSpark();
+        }
         boolean dpSourceOnly = "dp-source-only".equals(method);
         AdaptationMethod m = dpSourceOnly ? Runs.method(method) : TargetCommand.primaMethod(method);
         MethodConfig config = methodOptions.config(Map.of());
@@ -363,6 +366,85 @@ public final class RunCommand implements Callable<Integer> {
         if (preDefault != null && !output.json) {
             spec.commandLine().getErr().println("privadapt: preprocessing " + preDefault.spec() + " (default for "
                     + preDefault.reason() + "; --preprocess to change)");
+        }
+        return ExitCodes.OK;
+    }
+
+    /**
+     * {@code --engine spark} for paper 003's private regression methods (dp-target-only, pcnvxadap-stats): the public
+     * source brought into this JVM, the target's labelled pool on Spark, split by the protocol as in process (by the
+     * rows' positions), its public parts (test, validation) brought here, its private training part summed where it is
+     * ({@code SparkSupervised}); the settings chosen on public rows, the target's one charge and its noise on this JVM.
+     * The target's test rows score the model here, as in process.
+     */
+    private Integer runSupervisedOnSpark() throws Exception {
+        AdaptationMethod m = Runs.method(method);
+        MethodConfig config = methodOptions.config(Map.of());
+        methodOptions.checkNames(List.of(m), java.util.Set.of());
+        if (!classes.isEmpty()) {
+            throw new UsageException("--classes: " + method + " on Spark is paper 003's regression (real-valued targets); it has no class set");
+        }
+        privacy.validate(true);
+        output.requireWritable(null);
+        Preprocessing steps = Runs.preprocessing(preprocess != null ? preprocess : "none");
+        if (!steps.dataDependentSteps().isEmpty()) {
+            throw new UsageException("preprocessing step(s) " + steps.dataDependentSteps() + " would be fitted on a party's private "
+                    + "rows outside the privacy accounting; use row-local steps (l1, l2, clip=B, scale=K, minmax=LO:HI, none)");
+        }
+        String pre = steps.spec();
+        int d = engine.featureColumns().size();
+        org.privadapt.cli.engine.RowEngine eng = org.privadapt.cli.engine.EngineOptions.sparkEngine(
+                spec.root().commandLine().getParseResult().originalArgs());
+        String srcSpec = org.privadapt.cli.engine.EngineOptions.sparkData(source);
+        String tgtSpec = org.privadapt.cli.engine.EngineOptions.sparkData(target);
+        try (org.privadapt.cli.engine.RowEngine.PartyRows tgt = eng.open(new org.privadapt.cli.engine.RowEngine.Request(tgtSpec,
+                engine.featureColumns(), data.labelColumn(), pre, engine.master()));
+             org.privadapt.cli.engine.RowEngine.PartyRows src = eng.open(new org.privadapt.cli.engine.RowEngine.Request(srcSpec,
+                     engine.featureColumns(), data.labelColumn(), pre, engine.master()))) {
+            Dataset sourceRows = src.publicRegressionRows(Runs.shortName(source));
+            org.privadapt.cli.engine.RowEngine.Supervised drawn;
+            try {
+                drawn = tgt.supervised(sourceRows, config);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(m.name() + ": " + e.getMessage(), e);
+            }
+            DeltaPolicy.check("target", privacy.delta(), (int) Math.min(Integer.MAX_VALUE, tgt.size()), privacy.allowLargeDelta,
+                    spec.commandLine().getErr());
+            org.privadapt.methods.core.PrivacyContext ctx = privacy.context(0, sourceLedger, targetLedger, sourceBudget, targetBudget);
+            org.privadapt.methods.core.AdaptationOutcome o;
+            try {
+                o = org.privadapt.methods.bassily.BassilyMethods.runOnSample(m.name(), drawn.protocol(), drawn.sample(), config,
+                        ctx.target());
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(m.name() + ": " + e.getMessage(), e);
+            }
+            org.privadapt.privacy.PrivacySession t = ctx.target();
+            Map<String, Object> summary = new LinkedHashMap<>();
+            summary.put("command", "run");
+            summary.put("engine", "spark");
+            summary.put("method", m.name());
+            summary.put("source_rows", sourceRows.size());
+            summary.put("target_rows", tgt.size());
+            summary.put("target_train_rows", drawn.protocol().n());
+            summary.put("target_test_rows", drawn.protocol().xTest().rows());
+            summary.put("dimension", d);
+            summary.put("preprocess", pre);
+            summary.put("mse", o.mse());
+            summary.put("diagnostics", o.diagnostics());
+            summary.put("privacy", Map.of("target", Map.of("epsilon", t.spent().epsilon(), "delta", t.spent().delta(), "private",
+                    t.isPrivate()), "source", "public (paper 003: not protected)"));
+            PrintWriter out = spec.commandLine().getOut();
+            if (output.json) {
+                out.println(Json.write(summary));
+            } else {
+                out.printf(Locale.ROOT, "task:          %s -> %s (%s, target's pool on Spark)%n", source, target, m.name());
+                out.printf(Locale.ROOT, "source:        %d x %d, public%n", sourceRows.size(), d);
+                out.printf(Locale.ROOT, "target:        %d x %d: %d private training rows, %d test rows%n", tgt.size(), d,
+                        drawn.protocol().n(), drawn.protocol().xTest().rows());
+                out.printf(Locale.ROOT, "mse:           %s on the target's test rows%n", Runs.formatNumber(o.mse()));
+                out.printf(Locale.ROOT, "privacy:       target spent epsilon %s, delta %s%s%n", Runs.formatNumber(t.spent().epsilon()),
+                        Runs.formatNumber(t.spent().delta()), t.isPrivate() ? "" : " -- seeded noise: NOT differentially private");
+            }
         }
         return ExitCodes.OK;
     }

@@ -134,7 +134,28 @@ public interface RowEngine {
         /** {@link #correct(SourceModel, String)} for a logistic regression applied to the rows mapped by {@code map} (or null). */
         long[] correct(org.privadapt.models.LogisticRegression model, org.privadapt.math.DenseMatrix map) throws DataException;
 
+        /**
+         * These rows, public (paper 003's labelled source), brought into this JVM in their order with real targets (the
+         * labels read as numbers).
+         *
+         * @throws DataException naming the data when a label is not a number
+         */
+        org.privadapt.data.Dataset publicRegressionRows(String domain) throws DataException;
+
+        /**
+         * Paper 003's supervised protocol with these rows as the target's labelled pool and {@code source} (public, in
+         * this JVM): the in-process split by the rows' positions, the public parts brought into this JVM, the private
+         * training part left where it is and summed there ({@code PrivateSample}).
+         *
+         * @throws DataException naming the data when a label is not a number
+         */
+        Supervised supervised(org.privadapt.data.Dataset source, MethodConfig config) throws DataException;
+
         @Override
         void close();
+    }
+
+    /** Paper 003's drawn protocol (its public parts, n) and its private sample where the rows are. */
+    record Supervised(org.privadapt.methods.bassily.SupervisedProtocol protocol, org.privadapt.methods.bassily.PrivateSample sample) {
     }
 }
