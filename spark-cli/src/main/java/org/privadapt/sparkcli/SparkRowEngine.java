@@ -207,6 +207,15 @@ public final class SparkRowEngine implements RowEngine {
         }
 
         @Override
+        public org.privadapt.methods.gmmuda.SourceRelease gmmUdaRelease(List<String> classes,
+                                                                        org.privadapt.methods.gmmuda.GmmUdaConfig cfg, PrivacySession session)
+                throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
+            requireClasses(classes);
+            return org.privadapt.spark.SparkGmmUdaSource.trainPrivate(
+                    org.privadapt.spark.SparkGmmUdaSource.rowNormalised(table, cfg.rowNorm(true)), classes, cfg, session);
+        }
+
+        @Override
         public void close() {
             if (made) {
                 spark.stop();

@@ -452,8 +452,8 @@ class SparkEngineCliTest {
         String never = dir.resolve("never.json").toString();
         String data = "parquet:" + parquet;
         for (List<String> cmd : List.of(
-                List.of("source", "release", "--method", "dp-uda-gmm", "--data", data, "--epsilon", "1", "--out", never),
-                List.of("source", "release", "--method", "dp-uda-gmm", "--data", data, "--epsilon", "2", "--out", never))) {
+                List.of("run", "--method", "dpda", "--source", data, "--target", data, "--epsilon", "1", "--out", never),
+                List.of("run", "--method", "dpot-da", "--source", data, "--target", data, "--epsilon", "2", "--out", never))) {
             List<String> a = new ArrayList<>(cmd);
             a.addAll(List.of("--engine", "spark", "--feature-columns", "f0"));
             SparkCliSupport.Result r = SparkCliSupport.run(a);
@@ -518,5 +518,39 @@ class SparkEngineCliTest {
                 "--epsilon", "2", "--seed", "3"));
         assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.USAGE);
         assertThat(errorLines(r)).singleElement().asString().contains("replace");
+    }
+
+    @Test
+    void theDpUdaGmmSourceReleaseOnSparkEqualsTheInProcessOne() throws Exception {
+        Path[] src = sourceFiles();
+        List<String> base = List.of("source", "release", "--method", "dp-uda-gmm", "--label-column", "y", "--public", "size,classes,schema",
+                "--epsilon", "8", "--delta", "1e-4", "--seed", "7", "--param", "hidden=8", "--param", "epochs=3", "--param", "batch=32",
+                "--param", "components=2", "--param", "em-iterations=2");
+        Path inOut = dir.resolve("gmm-in.json");
+        Path inLedger = dir.resolve("gmm-in.ledger");
+        List<String> a = new ArrayList<>(base);
+        a.addAll(List.of("--data", src[0].toString(), "--ledger", inLedger.toString(), "--out", inOut.toString()));
+        SparkCliSupport.Result in = SparkCliSupport.run(a);
+        assertThat(in.code()).as("in process: " + in.err()).isZero();
+        Path out = dir.resolve("gmm-spark.json");
+        Path ledger = dir.resolve("gmm-spark.ledger");
+        List<String> sp = new ArrayList<>(base);
+        sp.addAll(List.of("--data", "csv:" + src[0], "--classes", "a,b,c", "--ledger", ledger.toString(), "--out", out.toString(),
+                "--engine", "spark", "--spark-master", "local[2]", "--feature-columns", String.join(",", SparkCliSupport.featureNames(D))));
+        SparkCliSupport.Result b = SparkCliSupport.run(sp);
+        assertThat(b.code()).as("on Spark: " + b.err()).isZero();
+        assertThat(b.out()).isEqualTo(in.out().replace(inOut.toString(), out.toString()));
+        double worst = Math.max(SparkCliSupport.compare(inOut, out), SparkCliSupport.compare(inLedger, ledger));
+        System.out.printf("privadapt-spark-cli: source release dp-uda-gmm, Spark vs in process: largest relative difference %.2g%n", worst);
+        // n not declared public: refused before anything is read or charged
+        List<String> noSize = new ArrayList<>(sp);
+        noSize.set(noSize.indexOf("size,classes,schema"), "classes,schema");
+        noSize.set(noSize.indexOf(ledger.toString()), dir.resolve("gmm-never.ledger").toString());
+        noSize.set(noSize.indexOf(out.toString()), dir.resolve("gmm-never.json").toString());
+        SparkCliSupport.Result r = SparkCliSupport.run(noSize);
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.USAGE);
+        assertThat(errorLines(r)).singleElement().asString().contains("--public size");
+        assertThat(dir.resolve("gmm-never.json")).doesNotExist();
+        assertThat(dir.resolve("gmm-never.ledger")).doesNotExist();
     }
 }

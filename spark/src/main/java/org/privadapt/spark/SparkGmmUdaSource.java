@@ -72,4 +72,22 @@ public final class SparkGmmUdaSource {
             z.rows().unpersist(false);
         }
     }
+
+    /**
+     * The rows scaled to L2 norm {@code norm} where they are (dp-uda-gmm's {@code row-norm}), as
+     * {@code GmmUdaMethod.rows} scales the matrix in process: the methods module's own map on each one-row matrix (a
+     * zero row stays zero). Row-local with a public constant, so not a release.
+     */
+    public static SparkTable rowNormalised(SparkTable table, double norm) {
+        int d = table.dimension();
+        boolean labelled = table.labelled();
+        org.apache.spark.api.java.JavaRDD<org.apache.spark.sql.Row> rows = table.rows().javaRDD().map(r -> {
+            double[] x = org.privadapt.methods.gmmuda.GmmUdaMethod.rows(new org.privadapt.math.DenseMatrix(1, d, SparkTable.features(r, d)),
+                    norm).toDense().data().clone();
+            Object seq = scala.collection.immutable.ArraySeq.unsafeWrapArray(x);
+            return labelled ? org.apache.spark.sql.RowFactory.create(seq, SparkTable.label(r)) : org.apache.spark.sql.RowFactory.create(seq);
+        });
+        return new SparkTable(table.rows().sparkSession().createDataFrame(rows, table.rows().schema()), table.featureNames(),
+                table.labelColumn());
+    }
 }

@@ -235,6 +235,9 @@ public final class RunCommand implements Callable<Integer> {
             return runSupervisedOnSpark();
         }
         boolean dpSourceOnly = "dp-source-only".equals(method);
+        if (!dpSourceOnly && !(Runs.method(method) instanceof PrimaMethod)) {
+            engine.refuseSpark("run --method " + method);
+        }
         AdaptationMethod m = dpSourceOnly ? Runs.method(method) : TargetCommand.primaMethod(method);
         MethodConfig config = methodOptions.config(Map.of());
         methodOptions.checkNames(List.of(m), java.util.Set.of());

@@ -302,11 +302,12 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
         public Integer call() throws Exception {
             party.validate();
             boolean onSpark = engine.spark();
-            if (engine.stream() || (onSpark && !method.equals("dpot") && !method.equals("dpot-da"))) {
+            boolean gmm = method.equals(org.privadapt.methods.gmmuda.SourceReleaseArtifact.METHOD);
+            if (engine.stream() || (onSpark && !method.equals("dpot") && !method.equals("dpot-da") && !gmm)) {
                 engine.refuseSpark("source release --method " + method);
             }
-            if (method.equals(org.privadapt.methods.gmmuda.SourceReleaseArtifact.METHOD)) {
-                if (!classes.isEmpty()) {
+            if (gmm) {
+                if (!classes.isEmpty() && !onSpark) {
                     throw new UsageException("--classes applies to --method dpot (dp-uda-gmm's class set is declared with --public classes)");
                 }
                 return releaseGmm();
@@ -423,33 +424,68 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
                 throw new UsageException("--param: " + e.getMessage(), e);
             }
             String pre = Runs.preprocessing(preprocess).spec();
-            Dataset source = TargetCommand.prepare(data, dataRef, DataSpecs.Role.SOURCE, pre, "source").withPublicFacts(party.declared());
-            org.privadapt.cli.DeltaPolicy.check("source", party.delta(), source.size(), party.allowLargeDelta, spec.commandLine().getErr());
-            org.privadapt.data.Labels y = source.labels().orElseThrow(() -> new org.privadapt.data.DataException(source.firstFile(), null,
-                    "has no labels; the source's encoder and classifier need labelled rows"));
-            boolean multi = y instanceof org.privadapt.data.MultiLabels;
-            java.util.List<String> names = multi ? ((org.privadapt.data.MultiLabels) y).names() : source.classLabels().names();
-            PrivacySession session = party.session("source");
+            PrivacySession session;
             org.privadapt.methods.gmmuda.SourceRelease r;
-            try {
-                org.privadapt.methods.core.Disclosures.requireForDpSgdModel(source, session, m + ": the source's DP-SGD encoder and classifier");
-                r = org.privadapt.methods.gmmuda.SourceRelease.trainPrivate(org.privadapt.methods.gmmuda.GmmUdaMethod.rows(source.features(), cfg.rowNorm(true)),
-                        multi ? y : source.classLabels(), cfg, session);
-            } catch (IllegalArgumentException e) {
-                throw new UsageException(e.getMessage().startsWith(m) ? e.getMessage() : m + ": " + e.getMessage(), e);
+            boolean multi;
+            java.util.List<String> names;
+            long rows;
+            int dimension;
+            if (engine.spark()) {
+                // the class set given (--classes, public) and n declared public: what requireForDpSgdModel asks in process;
+                // the layout is the named columns (given, public)
+                Train.checkClasses(classes, true, data);
+                if (!party.declared().sizePublic()) {
+                    throw new UsageException(m + ": the source's DP-SGD encoder and classifier reveal n (its sampling rate): declare "
+                            + "it public with --public size");
+                }
+                org.privadapt.cli.engine.RowEngine eng = org.privadapt.cli.engine.EngineOptions.sparkEngine(
+                        spec.root().commandLine().getParseResult().originalArgs());
+                try (org.privadapt.cli.engine.RowEngine.PartyRows onSpark = eng.open(new org.privadapt.cli.engine.RowEngine.Request(
+                        org.privadapt.cli.engine.EngineOptions.sparkData(dataRef), engine.featureColumns(), data.labelColumn(), pre,
+                        engine.master()))) {
+                    org.privadapt.cli.DeltaPolicy.check("source", party.delta(), (int) Math.min(Integer.MAX_VALUE, onSpark.size()),
+                            party.allowLargeDelta, spec.commandLine().getErr());
+                    session = party.session("source");
+                    try {
+                        r = onSpark.gmmUdaRelease(classes, cfg, session);
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException(e.getMessage().startsWith(m) ? e.getMessage() : m + ": " + e.getMessage(), e);
+                    }
+                    rows = onSpark.size();
+                    dimension = onSpark.dimension();
+                }
+                multi = false;
+                names = java.util.List.copyOf(classes);
+            } else {
+                Dataset source = TargetCommand.prepare(data, dataRef, DataSpecs.Role.SOURCE, pre, "source").withPublicFacts(party.declared());
+                org.privadapt.cli.DeltaPolicy.check("source", party.delta(), source.size(), party.allowLargeDelta, spec.commandLine().getErr());
+                org.privadapt.data.Labels y = source.labels().orElseThrow(() -> new org.privadapt.data.DataException(source.firstFile(), null,
+                        "has no labels; the source's encoder and classifier need labelled rows"));
+                multi = y instanceof org.privadapt.data.MultiLabels;
+                names = multi ? ((org.privadapt.data.MultiLabels) y).names() : source.classLabels().names();
+                session = party.session("source");
+                try {
+                    org.privadapt.methods.core.Disclosures.requireForDpSgdModel(source, session, m + ": the source's DP-SGD encoder and classifier");
+                    r = org.privadapt.methods.gmmuda.SourceRelease.trainPrivate(org.privadapt.methods.gmmuda.GmmUdaMethod.rows(source.features(), cfg.rowNorm(true)),
+                            multi ? y : source.classLabels(), cfg, session);
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(e.getMessage().startsWith(m) ? e.getMessage() : m + ": " + e.getMessage(), e);
+                }
+                rows = source.size();
+                dimension = source.dimension();
             }
             org.privadapt.methods.gmmuda.SourceReleaseArtifact a = org.privadapt.methods.gmmuda.SourceReleaseArtifact.of(r, names, multi,
-                    source.dimension(), pre, params, 1L, session, TargetCommand.runId(party));
+                    dimension, pre, params, 1L, session, TargetCommand.runId(party));
             a.toArtifact().write(out);
             PrintWriter w = spec.commandLine().getOut();
             Map<String, Object> summary = new LinkedHashMap<>();
             summary.put("artifact", out.toString());
             summary.put("kind", "release");
             summary.put("method", m);
-            summary.put("rows", source.size());
+            summary.put("rows", rows);
             summary.put("task", multi ? "multi-label" : "classes");
             summary.put("labels", names.size());
-            summary.put("input_dim", source.dimension());
+            summary.put("input_dim", dimension);
             summary.put("components", r.mixture().components());
             summary.put("epsilon_spent", session.spent().epsilon());
             summary.put("delta", session.spent().delta());
@@ -460,7 +496,7 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
                 w.println(Json.write(summary));
             } else {
                 w.printf(Locale.ROOT, "release: %s (%s, %d source rows x %d features, %d %s; %s; mixture K %d %s)%n", out, m,
-                        source.size(), source.dimension(), names.size(), multi ? "labels (multi-label)" : "classes",
+                        rows, dimension, names.size(), multi ? "labels (multi-label)" : "classes",
                         r.parameters().get("source_model"), r.mixture().components(),
                         r.mixture().covarianceType().name().toLowerCase(Locale.ROOT));
                 w.printf(Locale.ROOT, "privacy: source spent epsilon %s, delta %s (%s)%s%n",

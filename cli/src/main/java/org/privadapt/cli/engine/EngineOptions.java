@@ -102,7 +102,9 @@ public final class EngineOptions {
         }
         if (spark()) {
             throw new UsageException(command + " has no --engine spark path yet; --engine spark is taken by 'target release' "
-                    + "(prima, prisa and the PRIMA ablations), 'source train' (learner ncm, lda, dp-sgd or dp-gd), 'source release --method dpot' and 'run' (prima, prisa, dp-source-only: learner ncm, lda, dp-sgd or dp-gd; source-only, coral, sa) only (docs/spark.md)");
+                    + "(prima, prisa and the PRIMA ablations), 'source train' (learner ncm, lda, dp-sgd or dp-gd), 'source release --method dpot' or "
+                    + "'--method dp-uda-gmm', and 'run' (prima, prisa, dp-source-only: learner ncm, lda, dp-sgd or dp-gd; source-only, coral, "
+                    + "sa; dp-target-only, pcnvxadap-stats) only (docs/spark.md)");
         }
     }
 

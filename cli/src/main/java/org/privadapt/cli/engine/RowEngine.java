@@ -151,6 +151,18 @@ public interface RowEngine {
          */
         Supervised supervised(org.privadapt.data.Dataset source, MethodConfig config) throws DataException;
 
+        /**
+         * dp-uda-gmm's source release of these labelled rows (paper 004), as {@code SourceRelease.trainPrivate} makes it
+         * in process on the rows scaled to {@code row-norm}: the encoder's DP-SGD steps and DP-EM's releases summed where
+         * the rows are, the plan, the one charge and the noise on this JVM; labels coded by their position in
+         * {@code classes} (given, public).
+         *
+         * @throws DataException naming the data when a label is outside {@code classes}
+         */
+        org.privadapt.methods.gmmuda.SourceRelease gmmUdaRelease(List<String> classes, org.privadapt.methods.gmmuda.GmmUdaConfig cfg,
+                                                                 PrivacySession session)
+                throws DataException, BudgetExceededException, BudgetLedger.LedgerException;
+
         @Override
         void close();
     }
