@@ -184,16 +184,7 @@ class SparkEngineCliTest {
     @Test
     void theDpotReleaseOnSparkEqualsTheInProcessOneAndChargesTheSameLedger() throws Exception {
         Path[] src = sourceFiles();
-        Path ordered = dir.resolve("source-ordered.parquet");
-        if (!Files.exists(ordered)) {
-            Dataset<Row> text = spark.read().option("header", "true").csv(src[0].toString());
-            List<Column> cols = new ArrayList<>();
-            for (String f : SparkCliSupport.featureNames(D)) {
-                cols.add(functions.col(f).cast(DataTypes.DoubleType).as(f));
-            }
-            cols.add(functions.col("y"));
-            text.select(cols.toArray(new Column[0])).coalesce(1).write().parquet(ordered.toString());
-        }
+        Path ordered = orderedParquet(src[0], D);
         record Case(String name, List<String> extra) {
         }
         List<Case> cases = List.of(new Case("record-whole", List.of()),
@@ -463,6 +454,24 @@ class SparkEngineCliTest {
         assertThat(dir.resolve("never.json")).doesNotExist();
     }
 
+    /**
+     * A CSV's rows written as one Parquet file in the file's order (features cast to double, the label column kept as
+     * its text): what Spark reads back in the same order as the CSV.
+     */
+    static Path orderedParquet(Path csvFile, int d) {
+        Path ordered = csvFile.resolveSibling(csvFile.getFileName().toString().replace(".csv", "") + "-ordered.parquet");
+        if (!Files.exists(ordered)) {
+            Dataset<Row> text = spark.read().option("header", "true").csv(csvFile.toString());
+            List<Column> cols = new ArrayList<>();
+            for (String f : SparkCliSupport.featureNames(d)) {
+                cols.add(functions.col(f).cast(DataTypes.DoubleType).as(f));
+            }
+            cols.add(functions.col("y"));
+            text.select(cols.toArray(new Column[0])).coalesce(1).write().parquet(ordered.toString());
+        }
+        return ordered;
+    }
+
     /** Regression rows with a header f0..f{d-1},y (targets real-valued, some rows far outside the unit ball). */
     static Path regressionCsv(Path file, int n, int d, long seed) throws java.io.IOException {
         java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
@@ -499,17 +508,21 @@ class SparkEngineCliTest {
                 assertThat(a.code()).as(method + params + " in process: " + a.err()).isZero();
                 com.fasterxml.jackson.databind.JsonNode ja = om.readTree(a.out()).path("results").get(0);
                 double expected = ja.path("mse_mean").asDouble();
-                List<String> sp = new ArrayList<>(common);
-                sp.addAll(List.of("--source", "csv:" + src, "--target", "csv:" + tgt, "--engine", "spark", "--spark-master", "local[2]",
-                        "--feature-columns", features));
-                SparkCliSupport.Result b = SparkCliSupport.run(sp);
-                assertThat(b.code()).as(method + params + " on Spark: " + b.err()).isZero();
-                com.fasterxml.jackson.databind.JsonNode jb = om.readTree(b.out());
-                assertThat(jb.path("mse").asDouble()).as(method + params + " mse").isCloseTo(expected,
-                        org.assertj.core.data.Offset.offset(1e-9 * Math.abs(expected)));
-                assertThat(jb.path("privacy").path("target").path("epsilon").asDouble()).as(method + params + " spent")
-                        .isEqualTo(ja.path("privacy").path("target").path("epsilon").asDouble());
-                assertThat(jb.path("target_train_rows").asInt()).isEqualTo(ja.path("diagnostics").get(0).path("target_train_rows").asInt());
+                for (String kind : List.of("csv:", "parquet:")) {
+                    boolean pq = kind.equals("parquet:");
+                    List<String> sp = new ArrayList<>(common);
+                    sp.addAll(List.of("--source", kind + (pq ? orderedParquet(src, d) : src), "--target", kind + (pq ? orderedParquet(tgt, d) : tgt),
+                            "--engine", "spark", "--spark-master", "local[2]", "--feature-columns", features));
+                    SparkCliSupport.Result b = SparkCliSupport.run(sp);
+                    String what = method + params + " on Spark (" + kind + ")";
+                    assertThat(b.code()).as(what + ": " + b.err()).isZero();
+                    com.fasterxml.jackson.databind.JsonNode jb = om.readTree(b.out());
+                    assertThat(jb.path("mse").asDouble()).as(what + " mse").isCloseTo(expected,
+                            org.assertj.core.data.Offset.offset(1e-9 * Math.abs(expected)));
+                    assertThat(jb.path("privacy").path("target").path("epsilon").asDouble()).as(what + " spent")
+                            .isEqualTo(ja.path("privacy").path("target").path("epsilon").asDouble());
+                    assertThat(jb.path("target_train_rows").asInt()).isEqualTo(ja.path("diagnostics").get(0).path("target_train_rows").asInt());
+                }
             }
         }
         // paper 003 is replace-one: refused before anything is read or charged, as in process
@@ -532,15 +545,22 @@ class SparkEngineCliTest {
         a.addAll(List.of("--data", src[0].toString(), "--ledger", inLedger.toString(), "--out", inOut.toString()));
         SparkCliSupport.Result in = SparkCliSupport.run(a);
         assertThat(in.code()).as("in process: " + in.err()).isZero();
-        Path out = dir.resolve("gmm-spark.json");
-        Path ledger = dir.resolve("gmm-spark.ledger");
-        List<String> sp = new ArrayList<>(base);
-        sp.addAll(List.of("--data", "csv:" + src[0], "--classes", "a,b,c", "--ledger", ledger.toString(), "--out", out.toString(),
-                "--engine", "spark", "--spark-master", "local[2]", "--feature-columns", String.join(",", SparkCliSupport.featureNames(D))));
-        SparkCliSupport.Result b = SparkCliSupport.run(sp);
-        assertThat(b.code()).as("on Spark: " + b.err()).isZero();
-        assertThat(b.out()).isEqualTo(in.out().replace(inOut.toString(), out.toString()));
-        double worst = Math.max(SparkCliSupport.compare(inOut, out), SparkCliSupport.compare(inLedger, ledger));
+        double worst = 0;
+        List<String> sp = null;
+        Path out = null;
+        Path ledger = null;
+        for (String data : List.of("csv:" + src[0], "parquet:" + orderedParquet(src[0], D))) {
+            String tag = "gmm-spark-" + data.substring(0, data.indexOf(':'));
+            out = dir.resolve(tag + ".json");
+            ledger = dir.resolve(tag + ".ledger");
+            sp = new ArrayList<>(base);
+            sp.addAll(List.of("--data", data, "--classes", "a,b,c", "--ledger", ledger.toString(), "--out", out.toString(),
+                    "--engine", "spark", "--spark-master", "local[2]", "--feature-columns", String.join(",", SparkCliSupport.featureNames(D))));
+            SparkCliSupport.Result b = SparkCliSupport.run(sp);
+            assertThat(b.code()).as(tag + ": " + b.err()).isZero();
+            assertThat(b.out()).isEqualTo(in.out().replace(inOut.toString(), out.toString()));
+            worst = Math.max(worst, Math.max(SparkCliSupport.compare(inOut, out), SparkCliSupport.compare(inLedger, ledger)));
+        }
         System.out.printf("privadapt-spark-cli: source release dp-uda-gmm, Spark vs in process: largest relative difference %.2g%n", worst);
         // n not declared public: refused before anything is read or charged
         List<String> noSize = new ArrayList<>(sp);
