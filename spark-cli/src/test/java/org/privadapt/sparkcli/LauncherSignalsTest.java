@@ -38,7 +38,10 @@ class LauncherSignalsTest {
     }
 
     private Process start(Path javaHome) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(launcher().toString(), "datasets");
+        // through env --default-signal: a shell that ignores a signal on entry cannot trap it, and a test run started in
+        // the background by a non-interactive shell (nohup ... &, a CI script) inherits INT ignored; a terminal's
+        // Ctrl-C, the case this test is about, finds it at its default
+        ProcessBuilder pb = new ProcessBuilder("env", "--default-signal=INT,TERM", launcher().toString(), "datasets");
         pb.environment().put("JAVA_HOME", javaHome.toString());
         pb.environment().put("PRIVADAPT_EXIT_GRACE", "1");
         pb.redirectError(dir.resolve("err.txt").toFile());
