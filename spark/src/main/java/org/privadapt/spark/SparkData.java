@@ -47,34 +47,39 @@ public final class SparkData {
 
     /**
      * The first column (in the given order) with a value a release refuses, as {@code column 'NAME': what}, or null
-     * when every value is there and finite: one aggregate pass over the rows, counting per column the values that are
+     * when every value is there and finite: one pass over the rows, counting per column the values that are
      * missing, that are not numbers (e.g. {@code 'abc'} in a CSV file) and that are non-finite, and the missing
-     * labels. A local check before anything is charged: nothing leaves the party.
+     * labels ({@code ValueCounts}). A local check before anything is charged: nothing leaves the party.
      */
     public static String firstProblem(Dataset<Row> df, List<String> featureColumns, String labelColumn) {
-        List<Column> aggs = new ArrayList<>();
+        List<Column> cols = new ArrayList<>();
         for (String f : featureColumns) {
-            Column raw = functions.col(f);
-            Column v = raw.try_cast(DataTypes.DoubleType);
-            aggs.add(functions.sum(functions.when(raw.isNull(), 1).otherwise(0)));
-            aggs.add(functions.sum(functions.when(raw.isNotNull().and(v.isNull()), 1).otherwise(0)));
-            aggs.add(functions.sum(functions.when(v.isNotNull().and(v.isNaN().or(functions.abs(v).equalTo(Double.POSITIVE_INFINITY))), 1)
-                    .otherwise(0)));
+            cols.add(functions.col(f));
         }
         if (labelColumn != null) {
-            aggs.add(functions.sum(functions.when(functions.col(labelColumn).isNull(), 1).otherwise(0)));
+            cols.add(functions.col(labelColumn));
         }
-        aggs.add(functions.count(functions.lit(1)));
-        Row r = df.agg(aggs.get(0), aggs.subList(1, aggs.size()).toArray(new Column[0])).first();
-        long rows = r.getLong(aggs.size() - 1);
-        if (rows == 0) {
+        Dataset<Row> sel = df.select(cols.toArray(new Column[0]));
+        int d = featureColumns.size();
+        boolean labelled = labelColumn != null;
+        ValueCounts counts = sel.javaRDD()
+                .mapPartitions(it -> {
+                    ValueCounts c = new ValueCounts(d);
+                    while (it.hasNext()) {
+                        c.add(it.next(), labelled);
+                    }
+                    return java.util.List.of(c).iterator();
+                })
+                .reduce(ValueCounts::merge);
+        if (counts.rows == 0) {
             return "no rows";
         }
+        long[] r = counts.asAggregate();
         for (int j = 0; j < featureColumns.size(); j++) {
             String f = featureColumns.get(j);
-            long missing = r.isNullAt(3 * j) ? 0 : r.getLong(3 * j);
-            long notNumber = r.isNullAt(3 * j + 1) ? 0 : r.getLong(3 * j + 1);
-            long nonFinite = r.isNullAt(3 * j + 2) ? 0 : r.getLong(3 * j + 2);
+            long missing = r[3 * j];
+            long notNumber = r[3 * j + 1];
+            long nonFinite = r[3 * j + 2];
             if (notNumber > 0) {
                 Row example = df.filter(functions.col(f).isNotNull().and(functions.col(f).try_cast(DataTypes.DoubleType).isNull()))
                         .select(functions.col(f).cast(DataTypes.StringType)).first();
@@ -88,9 +93,102 @@ public final class SparkData {
             }
         }
         if (labelColumn != null) {
-            long missing = r.isNullAt(3 * featureColumns.size()) ? 0 : r.getLong(3 * featureColumns.size());
+            long missing = r[3 * featureColumns.size()];
             if (missing > 0) {
                 return "column '" + labelColumn + "': " + missing + " label(s) are missing";
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Per feature column the values that are missing, not numbers and non-finite, the missing labels and the rows: one
+     * partition's counts, merged on the driver. A value is read as the feature's {@code try_cast(... AS DOUBLE)} reads
+     * it ({@link #asDouble}): a number as it is (a boolean as 1 or 0), a string as Spark parses it, anything else as not
+     * a number. Plain Java per row: the same counts as an aggregate of 3 d Spark expressions, which at d = 1024 ran
+     * interpreted (past Spark's code-generation limits) and took minutes for 10^5 rows.
+     */
+    static final class ValueCounts implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+        final long[] missing;
+        final long[] notNumber;
+        final long[] nonFinite;
+        long missingLabels;
+        long rows;
+
+        ValueCounts(int d) {
+            missing = new long[d];
+            notNumber = new long[d];
+            nonFinite = new long[d];
+        }
+
+        void add(Row row, boolean labelled) {
+            rows++;
+            for (int j = 0; j < missing.length; j++) {
+                if (row.isNullAt(j)) {
+                    missing[j]++;
+                    continue;
+                }
+                Double v = asDouble(row.get(j));
+                if (v == null) {
+                    notNumber[j]++;
+                } else if (v.isNaN() || v.isInfinite()) {
+                    nonFinite[j]++;
+                }
+            }
+            if (labelled && row.isNullAt(missing.length)) {
+                missingLabels++;
+            }
+        }
+
+        ValueCounts merge(ValueCounts o) {
+            for (int j = 0; j < missing.length; j++) {
+                missing[j] += o.missing[j];
+                notNumber[j] += o.notNumber[j];
+                nonFinite[j] += o.nonFinite[j];
+            }
+            missingLabels += o.missingLabels;
+            rows += o.rows;
+            return this;
+        }
+
+        /** The counts laid out as the per-column triples (missing, not a number, non-finite), then the missing labels. */
+        long[] asAggregate() {
+            long[] r = new long[3 * missing.length + 1];
+            for (int j = 0; j < missing.length; j++) {
+                r[3 * j] = missing[j];
+                r[3 * j + 1] = notNumber[j];
+                r[3 * j + 2] = nonFinite[j];
+            }
+            r[3 * missing.length] = missingLabels;
+            return r;
+        }
+    }
+
+    /**
+     * A non-null value as {@code try_cast(value AS DOUBLE)} gives it, or null where that cast gives null: numbers and
+     * booleans convert; a string is {@code Double.parseDouble} of it (which trims spaces and control characters), else
+     * one of Spark's special literals (trimmed, any case: inf, +inf, infinity, +infinity, -inf, -infinity, nan; not
+     * "+nan" or "-nan"); other types (dates, binary, arrays) are not numbers. {@code SparkDataTest} checks this
+     * against Spark's cast.
+     */
+    static Double asDouble(Object v) {
+        if (v instanceof Number n) {
+            return n.doubleValue();
+        }
+        if (v instanceof Boolean b) {
+            return b ? 1.0 : 0.0;
+        }
+        if (v instanceof String s) {
+            try {
+                return Double.parseDouble(s);
+            } catch (NumberFormatException e) {
+                return switch (s.trim().toLowerCase(java.util.Locale.ROOT)) {
+                    case "inf", "+inf", "infinity", "+infinity" -> Double.POSITIVE_INFINITY;
+                    case "-inf", "-infinity" -> Double.NEGATIVE_INFINITY;
+                    case "nan" -> Double.NaN;
+                    default -> null;
+                };
             }
         }
         return null;
