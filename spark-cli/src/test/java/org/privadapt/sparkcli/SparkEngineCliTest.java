@@ -124,13 +124,7 @@ class SparkEngineCliTest {
         Path sourceParquet = dir.resolve("source.parquet");
         if (!Files.exists(sourceCsv)) {
             SparkCliSupport.writeCsv(sourceCsv, 330, D, 47);
-            Dataset<Row> text = spark.read().option("header", "true").csv(sourceCsv.toString());
-            List<Column> cols = new ArrayList<>();
-            for (String f : SparkCliSupport.featureNames(D)) {
-                cols.add(functions.col(f).cast(DataTypes.DoubleType).as(f));
-            }
-            cols.add(functions.col("y"));
-            text.select(cols.toArray(new Column[0])).repartition(4).write().parquet(sourceParquet.toString());
+            writeParquet(sourceCsv, sourceParquet, D, false);
         }
         return new Path[] {sourceCsv, sourceParquet};
     }
@@ -461,15 +455,21 @@ class SparkEngineCliTest {
     static Path orderedParquet(Path csvFile, int d) {
         Path ordered = csvFile.resolveSibling(csvFile.getFileName().toString().replace(".csv", "") + "-ordered.parquet");
         if (!Files.exists(ordered)) {
-            Dataset<Row> text = spark.read().option("header", "true").csv(csvFile.toString());
-            List<Column> cols = new ArrayList<>();
-            for (String f : SparkCliSupport.featureNames(d)) {
-                cols.add(functions.col(f).cast(DataTypes.DoubleType).as(f));
-            }
-            cols.add(functions.col("y"));
-            text.select(cols.toArray(new Column[0])).coalesce(1).write().parquet(ordered.toString());
+            writeParquet(csvFile, ordered, d, true);
         }
         return ordered;
+    }
+
+    /** A CSV's rows as Parquet (features cast to double, the label kept as text): one file in order, or four shuffled. */
+    static void writeParquet(Path csvFile, Path out, int d, boolean ordered) {
+        Dataset<Row> text = spark.read().option("header", "true").csv(csvFile.toString());
+        List<Column> cols = new ArrayList<>();
+        for (String f : SparkCliSupport.featureNames(d)) {
+            cols.add(functions.col(f).cast(DataTypes.DoubleType).as(f));
+        }
+        cols.add(functions.col("y"));
+        Dataset<Row> rows = text.select(cols.toArray(new Column[0]));
+        (ordered ? rows.coalesce(1) : rows.repartition(4)).write().parquet(out.toString());
     }
 
     /** Regression rows with a header f0..f{d-1},y (targets real-valued, some rows far outside the unit ball). */

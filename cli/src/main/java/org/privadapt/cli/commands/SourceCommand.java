@@ -329,13 +329,7 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
             PrivacySession session;
             if (onSpark) {
                 String pre = Runs.preprocessing(preprocess).spec();
-                org.privadapt.cli.engine.RowEngine eng = org.privadapt.cli.engine.EngineOptions.sparkEngine(
-                        spec.root().commandLine().getParseResult().originalArgs());
-                try (org.privadapt.cli.engine.RowEngine.PartyRows rows = eng.open(new org.privadapt.cli.engine.RowEngine.Request(
-                        org.privadapt.cli.engine.EngineOptions.sparkData(dataRef), engine.featureColumns(), data.labelColumn(), pre,
-                        engine.master()))) {
-                    org.privadapt.cli.DeltaPolicy.check("source", party.delta(), (int) Math.min(Integer.MAX_VALUE, rows.size()),
-                            party.allowLargeDelta, spec.commandLine().getErr());
+                try (org.privadapt.cli.engine.RowEngine.PartyRows rows = openOnSpark(pre)) {
                     session = party.session("source");
                     try {
                         r = rows.dpotRelease(classes, cfg, session, TargetCommand.runId(party), pre);
@@ -404,6 +398,26 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
         }
 
         /**
+         * The source's rows on Spark ({@code --data} with {@code --engine spark}), opened and checked, the delta policy
+         * applied to their number (private, used here only), before anything is charged.
+         */
+        private org.privadapt.cli.engine.RowEngine.PartyRows openOnSpark(String pre) throws org.privadapt.data.DataException {
+            org.privadapt.cli.engine.RowEngine eng = org.privadapt.cli.engine.EngineOptions.sparkEngine(
+                    spec.root().commandLine().getParseResult().originalArgs());
+            org.privadapt.cli.engine.RowEngine.PartyRows rows = eng.open(new org.privadapt.cli.engine.RowEngine.Request(
+                    org.privadapt.cli.engine.EngineOptions.sparkData(dataRef), engine.featureColumns(), data.labelColumn(), pre,
+                    engine.master()));
+            try {
+                org.privadapt.cli.DeltaPolicy.check("source", party.delta(), (int) Math.min(Integer.MAX_VALUE, rows.size()),
+                        party.allowLargeDelta, spec.commandLine().getErr());
+            } catch (RuntimeException e) {
+                rows.close();
+                throw e;
+            }
+            return rows;
+        }
+
+        /**
          * Paper 004's source release: DP-SGD encoder + classifier, then DP-EM mixture of its features, charged as one
          * plan to the source's session (and ledger) before any noise is drawn; the artifact is written only after.
          */
@@ -438,13 +452,7 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
                     throw new UsageException(m + ": the source's DP-SGD encoder and classifier reveal n (its sampling rate): declare "
                             + "it public with --public size");
                 }
-                org.privadapt.cli.engine.RowEngine eng = org.privadapt.cli.engine.EngineOptions.sparkEngine(
-                        spec.root().commandLine().getParseResult().originalArgs());
-                try (org.privadapt.cli.engine.RowEngine.PartyRows onSpark = eng.open(new org.privadapt.cli.engine.RowEngine.Request(
-                        org.privadapt.cli.engine.EngineOptions.sparkData(dataRef), engine.featureColumns(), data.labelColumn(), pre,
-                        engine.master()))) {
-                    org.privadapt.cli.DeltaPolicy.check("source", party.delta(), (int) Math.min(Integer.MAX_VALUE, onSpark.size()),
-                            party.allowLargeDelta, spec.commandLine().getErr());
+                try (org.privadapt.cli.engine.RowEngine.PartyRows onSpark = openOnSpark(pre)) {
                     session = party.session("source");
                     try {
                         r = onSpark.gmmUdaRelease(classes, cfg, session);
