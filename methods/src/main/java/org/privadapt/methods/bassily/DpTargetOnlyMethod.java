@@ -69,13 +69,7 @@ final class DpTargetOnlyMethod implements AdaptationMethod {
             throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
         SupervisedProtocol original = SupervisedProtocol.draw(task, config); // refuses multi-label targets first
         PrivacySession target = privacy.target();
-        if (target.relation() != org.privadapt.privacy.NeighbouringRelation.REPLACE_ONE) {
-            // the protocol's split permutes the pool by its size: under add/remove one record moves others between
-            // training, validation and test rows, which no analysis here covers (issue 30's audit); the regression
-            // path refused it already, in its descent
-            throw new IllegalArgumentException("dp-target-only protects the target under replace-one (its split permutes the "
-                    + "rows by their number, n public): use --relation replace");
-        }
+        requireReplaceOne(target);
         if (!original.isRegression()) {
             return classification(task, original, config, target);
         }
@@ -90,10 +84,7 @@ final class DpTargetOnlyMethod implements AdaptationMethod {
     public static AdaptationOutcome regression(SupervisedProtocol original, PrivateSample priv, MethodConfig config,
                                                PrivacySession target) throws BudgetExceededException, BudgetLedger.LedgerException {
         String name = "dp-target-only";
-        if (target.relation() != org.privadapt.privacy.NeighbouringRelation.REPLACE_ONE) {
-            throw new IllegalArgumentException("dp-target-only protects the target under replace-one (its split permutes the "
-                    + "rows by their number, n public): use --relation replace");
-        }
+        requireReplaceOne(target);
         // the public subspace only (no offset: the source's labels stay out of the target-only baseline)
         PublicSubspace sub = reduction(original, config, false);
         SupervisedProtocol p = sub == null ? original : sub.apply(original);
@@ -112,6 +103,17 @@ final class DpTargetOnlyMethod implements AdaptationMethod {
         describeReduction(diag, sub);
         return regressionOutcome(name, original, predict(sub, original.xTest(), r.w()), Map.of("source", PrivacyCost.NONE,
                 "target", target.spent()), diag);
+    }
+
+    /**
+     * The protocol's split permutes the pool by its size: under add/remove one record moves others between training,
+     * validation and test rows, which no analysis here covers (issue 30's audit).
+     */
+    private static void requireReplaceOne(PrivacySession target) {
+        if (target.relation() != org.privadapt.privacy.NeighbouringRelation.REPLACE_ONE) {
+            throw new IllegalArgumentException("dp-target-only protects the target under replace-one (its split permutes the "
+                    + "rows by their number, n public): use --relation replace");
+        }
     }
 
     /**
