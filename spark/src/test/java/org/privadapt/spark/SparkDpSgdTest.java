@@ -17,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import org.privadapt.methods.core.MethodConfig;
 import org.privadapt.methods.core.PrivateLearners;
 import org.privadapt.methods.core.PrivateTraining;
-import org.privadapt.methods.neighbours.ReleaseComparison;
 import org.privadapt.models.dp.DpSgdTrainer;
 import org.privadapt.models.nn.Network;
 import org.privadapt.privacy.NeighbouringRelation;
@@ -115,21 +114,7 @@ class SparkDpSgdTest {
         PrivateLearners.Plan p = plan("dnn", data.rows().length, "dp-sgd");
         Network net = PrivateTraining.initial(p.gradient(), data.dimension(), CLASSES);
         double clip = p.gradient().config().clipNorm();
-        int n = data.rows().length;
-        double[] far = {50, -50, 50, -50, 50, -50};
-        int[] batch = sample(n, 3);
-        double[] base = query(data, net, clip, batch);
-        int[] withNew = java.util.Arrays.copyOf(batch, batch.length + 1);
-        withNew[batch.length] = n; // the added record is sampled
-        double[] added = query(data.plus(far, "c"), net, clip, withNew);
-        ReleaseComparison.assertWithin(ReleaseComparison.l2(base, added), clip, 1e-12, "add a sampled row");
-        assertThat(ReleaseComparison.l2(base, added)).isGreaterThan(0.5 * clip);
-        double[] notSampled = query(data.plus(far, "c"), net, clip, batch);
-        assertThat(notSampled).as("an added row that is not sampled").isEqualTo(base);
-        double[] replaced = query(data.replacing(batch[4], far, "b"), net, clip, batch);
-        ReleaseComparison.assertWithin(ReleaseComparison.l2(base, replaced), 2 * clip, 1e-12, "replace a sampled row");
-        double[] replacedOut = query(data.replacing(batch[4] + 1, far, "b"), net, clip, batch);
-        assertThat(replacedOut).as("a replaced row that is not sampled").isEqualTo(base);
+        SparkTestSupport.assertSampledSumNeighbours(data, clip, sample(data.rows().length, 3), (rows, b) -> query(rows, net, clip, b));
     }
 
     static double[] query(SparkTestSupport.Rows rows, Network net, double clip, int[] batch) {

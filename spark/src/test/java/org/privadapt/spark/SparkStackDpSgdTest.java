@@ -13,7 +13,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.privadapt.math.DenseMatrix;
-import org.privadapt.methods.neighbours.ReleaseComparison;
 import org.privadapt.models.dp.SessionRandomness;
 import org.privadapt.models.dp.StackDpSgdTrainer;
 import org.privadapt.models.dp.Targets;
@@ -130,21 +129,7 @@ class SparkStackDpSgdTest {
     void onNeighboursAStepsQueryMovesByAtMostTheClipOrTwiceAndNotAtAllWhenTheRowIsNotSampled() {
         EncoderClassifier net = network(false);
         double clip = 0.5;
-        int n = data.rows().length;
-        double[] far = {50, -50, 50, -50, 50, -50};
-        int[] batch = sample(n, 3);
-        double[] base = query(data, net, clip, batch);
-        int[] withNew = java.util.Arrays.copyOf(batch, batch.length + 1);
-        withNew[batch.length] = n; // the added record is sampled
-        double[] added = query(data.plus(far, "c"), net, clip, withNew);
-        ReleaseComparison.assertWithin(ReleaseComparison.l2(base, added), clip, 1e-12, "add a sampled row");
-        assertThat(ReleaseComparison.l2(base, added)).isGreaterThan(0.5 * clip);
-        double[] notSampled = query(data.plus(far, "c"), net, clip, batch);
-        assertThat(notSampled).as("an added row that is not sampled").isEqualTo(base);
-        double[] replaced = query(data.replacing(batch[4], far, "b"), net, clip, batch);
-        ReleaseComparison.assertWithin(ReleaseComparison.l2(base, replaced), 2 * clip, 1e-12, "replace a sampled row");
-        double[] replacedOut = query(data.replacing(batch[4] + 1, far, "b"), net, clip, batch);
-        assertThat(replacedOut).as("a replaced row that is not sampled").isEqualTo(base);
+        SparkTestSupport.assertSampledSumNeighbours(data, clip, sample(data.rows().length, 3), (rows, b) -> query(rows, net, clip, b));
     }
 
     static double[] query(SparkTestSupport.Rows rows, EncoderClassifier net, double clip, int[] batch) {

@@ -172,4 +172,34 @@ final class SparkTestSupport {
         System.out.println("privadapt-spark: " + what + ": largest relative difference " + worst);
         worst = 0;
     }
+
+    /** One DP-SGD step's clipped sum over the rows at the sampled positions {@code batch}. */
+    interface StepQuery {
+        double[] at(Rows rows, int[] batch);
+    }
+
+    /**
+     * The methods harness's check of a step's query over a fixed sampled batch: a sampled row added moves it by at most
+     * the clip (and by more than half of it, for a row far outside the clip), a sampled row replaced by at most twice
+     * the clip, and a row that is not sampled, added or replaced, not at all.
+     */
+    static void assertSampledSumNeighbours(Rows data, double clip, int[] batch, StepQuery query) {
+        int n = data.rows().length;
+        double[] far = {50, -50, 50, -50, 50, -50};
+        double[] base = query.at(data, batch);
+        int[] withNew = java.util.Arrays.copyOf(batch, batch.length + 1);
+        withNew[batch.length] = n; // the added record is sampled
+        double[] added = query.at(data.plus(far, "c"), withNew);
+        org.privadapt.methods.neighbours.ReleaseComparison.assertWithin(org.privadapt.methods.neighbours.ReleaseComparison.l2(base, added),
+                clip, 1e-12, "add a sampled row");
+        org.assertj.core.api.Assertions.assertThat(org.privadapt.methods.neighbours.ReleaseComparison.l2(base, added))
+                .isGreaterThan(0.5 * clip);
+        org.assertj.core.api.Assertions.assertThat(query.at(data.plus(far, "c"), batch)).as("an added row that is not sampled")
+                .isEqualTo(base);
+        double[] replaced = query.at(data.replacing(batch[4], far, "b"), batch);
+        org.privadapt.methods.neighbours.ReleaseComparison.assertWithin(
+                org.privadapt.methods.neighbours.ReleaseComparison.l2(base, replaced), 2 * clip, 1e-12, "replace a sampled row");
+        org.assertj.core.api.Assertions.assertThat(query.at(data.replacing(batch[4] + 1, far, "b"), batch))
+                .as("a replaced row that is not sampled").isEqualTo(base);
+    }
 }
