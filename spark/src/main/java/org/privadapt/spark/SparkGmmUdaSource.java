@@ -75,19 +75,16 @@ public final class SparkGmmUdaSource {
 
     /**
      * The rows scaled to L2 norm {@code norm} where they are (dp-uda-gmm's {@code row-norm}), as
-     * {@code GmmUdaMethod.rows} scales the matrix in process: the methods module's own map on each one-row matrix (a
+     * {@code GmmUdaMethod.rows} scales the matrix in process: the methods module's own map on each chunk of rows (a
      * zero row stays zero). Row-local with a public constant, so not a release.
      */
     public static SparkTable rowNormalised(SparkTable table, double norm) {
         int d = table.dimension();
         boolean labelled = table.labelled();
-        org.apache.spark.api.java.JavaRDD<org.apache.spark.sql.Row> rows = table.rows().javaRDD().map(r -> {
-            double[] x = org.privadapt.methods.gmmuda.GmmUdaMethod.rows(new org.privadapt.math.DenseMatrix(1, d, SparkTable.features(r, d)),
-                    norm).toDense().data().clone();
-            Object seq = scala.collection.immutable.ArraySeq.unsafeWrapArray(x);
-            return labelled ? org.apache.spark.sql.RowFactory.create(seq, SparkTable.label(r)) : org.apache.spark.sql.RowFactory.create(seq);
-        });
-        return new SparkTable(table.rows().sparkSession().createDataFrame(rows, table.rows().schema()), table.featureNames(),
-                table.labelColumn());
+        org.apache.spark.api.java.function.MapPartitionsFunction<org.apache.spark.sql.Row, org.apache.spark.sql.Row> f =
+                it -> new ChunkedRows(it, d, labelled, SparkPreprocessing.CHUNK,
+                        block -> org.privadapt.methods.gmmuda.GmmUdaMethod.rows(block, norm).toDense());
+        return new SparkTable(table.rows().mapPartitions(f, org.apache.spark.sql.Encoders.row(table.rows().schema())),
+                table.featureNames(), table.labelColumn());
     }
 }

@@ -1,16 +1,9 @@
 package org.privadapt.spark;
 
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
-import java.util.NoSuchElementException;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
-import org.privadapt.math.DenseMatrix;
-import org.privadapt.math.FeatureMatrix;
 import org.privadapt.data.preprocess.Preprocessing;
 
 /**
@@ -39,66 +32,12 @@ public final class SparkPreprocessing {
         String canonical = p.spec();
         int d = table.dimension();
         boolean labelled = table.labelled();
-        MapPartitionsFunction<Row, Row> f = it -> new Chunks(it, canonical, d, labelled);
+        MapPartitionsFunction<Row, Row> f = it -> {
+            Preprocessing steps = Preprocessing.parse(canonical);
+            return new ChunkedRows(it, d, labelled, CHUNK, block -> steps.fitAndApply(new org.privadapt.data.Dataset("spark-partition",
+                    block, null, null, null)).features().toDense());
+        };
         Dataset<Row> out = table.rows().mapPartitions(f, Encoders.row(table.rows().schema()));
         return new SparkTable(out, table.featureNames(), table.labelColumn());
-    }
-
-    /** The rows of one partition, preprocessed a chunk at a time. */
-    private static final class Chunks implements Iterator<Row> {
-        private final Iterator<Row> in;
-        private final Preprocessing steps;
-        private final int d;
-        private final boolean labelled;
-        private final List<Row> buffer = new ArrayList<>();
-        private int next;
-
-        Chunks(Iterator<Row> in, String spec, int d, boolean labelled) {
-            this.in = in;
-            this.steps = Preprocessing.parse(spec);
-            this.d = d;
-            this.labelled = labelled;
-        }
-
-        @Override
-        public boolean hasNext() {
-            if (next < buffer.size()) {
-                return true;
-            }
-            buffer.clear();
-            next = 0;
-            List<double[]> rows = new ArrayList<>();
-            List<String> labels = new ArrayList<>();
-            while (rows.size() < CHUNK && in.hasNext()) {
-                Row r = in.next();
-                rows.add(SparkTable.features(r, d));
-                labels.add(labelled ? SparkTable.label(r) : null);
-            }
-            if (rows.isEmpty()) {
-                return false;
-            }
-            org.privadapt.data.Dataset chunk = new org.privadapt.data.Dataset("spark-partition",
-                    DenseMatrix.fromRows(rows.toArray(new double[0][])), null, null, null);
-            FeatureMatrix x = steps.fitAndApply(chunk).features();
-            DenseMatrix m = x.toDense();
-            for (int i = 0; i < rows.size(); i++) {
-                double[] v = new double[d];
-                for (int j = 0; j < d; j++) {
-                    v[j] = m.get(i, j);
-                }
-                // an array<double> value of an external Row is a Scala Seq
-                Object seq = scala.collection.immutable.ArraySeq.unsafeWrapArray(v);
-                buffer.add(labelled ? RowFactory.create(seq, labels.get(i)) : RowFactory.create(seq));
-            }
-            return true;
-        }
-
-        @Override
-        public Row next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            return buffer.get(next++);
-        }
     }
 }

@@ -2,14 +2,11 @@ package org.privadapt.spark;
 
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
@@ -147,62 +144,16 @@ public final class SparkStackDpSgd {
         int width = model.encoder().out();
         StructType schema = DataTypes.createStructType(List.of(DataTypes.createStructField(SparkTable.FEATURES,
                 DataTypes.createArrayType(DataTypes.DoubleType, true), false)));
-        MapPartitionsFunction<Row, Row> f = it -> new Encoded(it, params, d);
+        MapPartitionsFunction<Row, Row> f = it -> {
+            EncoderClassifier m = params.model();
+            return new ChunkedRows(it, d, false, CHUNK, m::features);
+        };
         Dataset<Row> out = table.rows().mapPartitions(f, Encoders.row(schema));
         List<String> names = new ArrayList<>();
         for (int j = 0; j < width; j++) {
             names.add("e" + j);
         }
         return new SparkTable(out, names, null);
-    }
-
-    /** One partition's rows through the encoder, a chunk at a time. */
-    private static final class Encoded implements Iterator<Row> {
-        private final Iterator<Row> in;
-        private final EncoderClassifier model;
-        private final int d;
-        private final List<Row> buffer = new ArrayList<>();
-        private int next;
-
-        Encoded(Iterator<Row> in, Model params, int d) {
-            this.in = in;
-            this.model = params.model();
-            this.d = d;
-        }
-
-        @Override
-        public boolean hasNext() {
-            if (next < buffer.size()) {
-                return true;
-            }
-            buffer.clear();
-            next = 0;
-            List<double[]> rows = new ArrayList<>();
-            while (rows.size() < CHUNK && in.hasNext()) {
-                rows.add(SparkTable.features(in.next(), d));
-            }
-            if (rows.isEmpty()) {
-                return false;
-            }
-            DenseMatrix z = model.features(DenseMatrix.fromRows(rows.toArray(new double[0][])));
-            for (int i = 0; i < rows.size(); i++) {
-                double[] v = new double[z.cols()];
-                for (int j = 0; j < v.length; j++) {
-                    v[j] = z.get(i, j);
-                }
-                // an array<double> value of an external Row is a Scala Seq
-                buffer.add(RowFactory.create(scala.collection.immutable.ArraySeq.unsafeWrapArray(v)));
-            }
-            return true;
-        }
-
-        @Override
-        public Row next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            return buffer.get(next++);
-        }
     }
 
     /** One dense layer's parameters as plain arrays (serializable). */
