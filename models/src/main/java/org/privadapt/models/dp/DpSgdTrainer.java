@@ -15,6 +15,7 @@ import org.privadapt.privacy.events.DpEvent;
 import org.privadapt.privacy.events.GaussianEvent;
 import org.privadapt.privacy.events.PoissonSampledEvent;
 import org.privadapt.privacy.events.SelfComposedEvent;
+import org.privadapt.privacy.noise.GaussianVectorSampler;
 
 /**
  * DP-SGD with Poisson sampling, per the algorithm of Abadi et al. (CCS 2016) as accounted by the subsampled
@@ -108,7 +109,7 @@ public final class DpSgdTrainer {
                 space[0] = new Workspace(net);
             }
             return clippedSum(net, xb, labels, batch, c.clipNorm(), c.maxPhysicalBatch(), step, space[0]);
-        }, c, rnd);
+        }, c, rnd, x.isSparse());
     }
 
     /**
@@ -126,13 +127,30 @@ public final class DpSgdTrainer {
      * come from {@code sums}: the same sampling, the same noise on each sum, in the same order of draws.
      */
     public static Result train(Network init, int n, BatchSums sums, DpSgdConfig c, NoiseAndSampling rnd) {
+        return train(init, n, sums, c, rnd, false);
+    }
+
+    /**
+     * {@link #train(Network, int, BatchSums, DpSgdConfig, NoiseAndSampling)}, with the option of drawing each step's
+     * noise ahead (issue 32): with secure bits ({@link NoiseAndSampling#gaussianAhead}) a helper on another core
+     * draws the step's noise while this thread computes the clipped sum, and this thread draws what is left once
+     * the sum is done. That pays where the sum leaves a core idle (sparse input: its products are short parallel
+     * loops between sequential work); where the sum keeps every core busy (dense input: multi-threaded BLAS) the
+     * helper only competes with it, so the in-process trainer asks for it on sparse input alone. The noise is the
+     * same construction and independent of the sum either way.
+     */
+    public static Result train(Network init, int n, BatchSums sums, DpSgdConfig c, NoiseAndSampling rnd, boolean noiseAhead) {
         Network net = init.copy();
         Optimizer opt = Optimizer.parse(c.optimizer());
         LearningRateSchedule lr = LearningRateSchedule.parse(c.schedule(), c.learningRate());
         long used = 0;
         List<Double> losses = new ArrayList<>();
         int[] batch = new int[Math.max(16, (int) Math.min(n, 2L * Math.ceil(c.samplingRate() * n) + 16))];
+        double sigma = c.noiseMultiplier() * c.clipNorm();
+        int[] lengths = Gradients.lengthsLike(net);
+        GaussianVectorSampler.Ahead next = noiseAhead && sigma > 0 && c.steps() > 0 ? rnd.gaussianAhead(lengths, sigma) : null;
         for (long step = 0; step < c.steps(); step++) {
+            GaussianVectorSampler.Ahead noise = next;
             int size = 0;
             for (int i = 0; i < n; i++) {
                 if (rnd.bernoulli(c.samplingRate())) {
@@ -146,8 +164,11 @@ public final class DpSgdTrainer {
             ClippedSum cs = sums.sum(net, java.util.Arrays.copyOf(batch, size), step);
             Gradients sum = cs.sum();
             double lossSum = cs.lossSum();
-            double sigma = c.noiseMultiplier() * c.clipNorm();
-            if (sigma > 0) {
+            if (noise != null) {
+                noise.addTo(sum.arrays());
+                // the next step's noise starts on the other core during this step's update and the next sampling
+                next = step + 1 < c.steps() ? rnd.gaussianAhead(lengths, sigma) : null;
+            } else if (sigma > 0) {
                 for (double[] a : sum.arrays()) {
                     rnd.addGaussian(a, sigma);
                 }

@@ -1,5 +1,7 @@
 package org.privadapt.models.dp;
 
+import org.privadapt.privacy.noise.GaussianVectorSampler;
+
 /**
  * The randomness DP-SGD needs: independent Bernoulli draws for Poisson sampling of records, and Gaussian noise
  * for the clipped gradient sum. Both must come from a cryptographically secure source for the guarantee to hold
@@ -18,4 +20,13 @@ public interface NoiseAndSampling {
 
     /** Which generator and samplers are in use (recorded in the ledger). */
     String description();
+
+    /**
+     * Starts drawing the Gaussian noise for vectors of these lengths ahead, on another core, while the caller computes
+     * what it will be added to ({@link GaussianVectorSampler#drawAhead}); null when the noise must be drawn in order
+     * (reproducible bits) or there is no other core, and then the caller uses {@link #addGaussian}.
+     */
+    default GaussianVectorSampler.Ahead gaussianAhead(int[] lengths, double sigma) {
+        return null;
+    }
 }

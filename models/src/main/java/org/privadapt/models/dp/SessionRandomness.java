@@ -1,5 +1,6 @@
 package org.privadapt.models.dp;
 
+import org.privadapt.privacy.noise.GaussianVectorSampler;
 import org.privadapt.privacy.noise.NoiseSource;
 
 /**
@@ -21,6 +22,11 @@ public final class SessionRandomness implements NoiseAndSampling {
     @Override
     public void addGaussian(double[] v, double sigma) {
         source.vectors().addNoise(v, sigma);
+    }
+
+    @Override
+    public GaussianVectorSampler.Ahead gaussianAhead(int[] lengths, double sigma) {
+        return source.vectors().drawAhead(lengths, sigma);
     }
 
     @Override

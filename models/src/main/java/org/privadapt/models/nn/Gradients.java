@@ -23,6 +23,16 @@ public final class Gradients {
         return new Gradients(w, b);
     }
 
+    /** The lengths of {@link #arrays()} for gradients shaped like {@code net}, in the same order. */
+    public static int[] lengthsLike(Network net) {
+        int[] lengths = new int[2 * net.layers()];
+        for (int l = 0; l < net.layers(); l++) {
+            lengths[2 * l] = net.weights(l).rows() * net.weights(l).cols();
+            lengths[2 * l + 1] = net.bias(l).length;
+        }
+        return lengths;
+    }
+
     public int layers() {
         return weights.length;
     }

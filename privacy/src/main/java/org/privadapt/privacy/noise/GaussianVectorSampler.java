@@ -48,6 +48,9 @@ public final class GaussianVectorSampler {
     private final LongCursor direct = new LongCursor(0);
     /** Secure bits only: the helper threads' streams, split from {@link #bits} on first need and reused. */
     private RandomBits[] helperStreams = new RandomBits[0];
+    /** Secure bits only: {@link #drawAhead}'s buffers (reused while the lengths stay the same) and its last draw. */
+    private double[][] aheadBuffers = new double[0][];
+    private Ahead pending;
 
     /** A sampler using up to {@code Runtime.availableProcessors()} threads. */
     public GaussianVectorSampler(RandomBits bits) {
@@ -113,6 +116,178 @@ public final class GaussianVectorSampler {
                 fill(v, from, Math.min(v.length, from + CHUNK), streams[c], sigma);
             }
         });
+    }
+
+    /**
+     * Starts drawing {@code sigma (Z1 + Z2 + Z3 + Z4) / 2} for vectors of the given lengths on another core, so that
+     * the caller can do other work meanwhile (DP-SGD: compute the step's clipped sum) and then add the noise with
+     * {@link Ahead#addTo}, drawing the pieces the other core has not reached itself. A draw not yet added when the
+     * next one starts is given up (its {@code addTo} then fails): the next one reuses its buffers. The noise is the same
+     * construction as {@link #addNoise} and independent of anything the caller computes in between, so adding it
+     * later gives the same distribution; only secure bits allow this, because the words are then taken from two
+     * streams in an order that depends on timing (with seeded bits the result would no longer be reproducible).
+     *
+     * @return null when the bits are not secure or the sampler has one thread: the caller then uses {@link #addNoise}
+     * @throws IllegalArgumentException if a length is negative or {@code sigma} is not finite and > 0
+     */
+    public Ahead drawAhead(int[] lengths, double sigma) {
+        if (!(sigma > 0) || sigma == Double.POSITIVE_INFINITY) {
+            throw new IllegalArgumentException("sigma must be finite and > 0, got " + sigma);
+        }
+        for (int length : lengths) {
+            if (length < 0) {
+                throw new IllegalArgumentException("negative vector length " + length);
+            }
+        }
+        if (!bits.isSecure() || parallelism < 2) {
+            return null;
+        }
+        if (pending != null) {
+            // an earlier draw left unused (its caller failed): its helper must be done with the buffers, and its noise
+            // is never handed out, since the buffers now belong to this draw
+            pending.complete();
+            pending.used = true;
+            pending = null;
+        }
+        if (!sameLengths(aheadBuffers, lengths)) {
+            aheadBuffers = new double[lengths.length][];
+            for (int a = 0; a < lengths.length; a++) {
+                aheadBuffers[a] = new double[lengths[a]];
+            }
+        }
+        if (helperStreams.length == 0) {
+            helperStreams = new RandomBits[] {bits.split()};
+        }
+        Ahead ahead = new Ahead(aheadBuffers, sigma, helperStreams[0]);
+        pending = ahead;
+        ForkJoinPool.commonPool().execute(ahead::helperWork);
+        return ahead;
+    }
+
+    private static boolean sameLengths(double[][] buffers, int[] lengths) {
+        if (buffers.length != lengths.length) {
+            return false;
+        }
+        for (int a = 0; a < lengths.length; a++) {
+            if (buffers[a].length != lengths[a]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Noise being drawn for vectors of fixed lengths, in pieces of {@value #SECURE_PIECE} coordinates: a helper in
+     * the common fork-join pool takes pieces from the start, and {@link #addTo} draws what is left in the calling
+     * thread (from the sampler's own bits), waits for the helper's last piece and adds the noise. Each piece is
+     * drawn once, by one thread, from that thread's stream. Not thread-safe apart from that hand-over; one use.
+     */
+    public final class Ahead {
+        private final double[][] buffers;
+        private final double sigma;
+        private final RandomBits helperStream;
+        private final int[] pieceArray;
+        private final int[] pieceFrom;
+        private final AtomicInteger next = new AtomicInteger();
+        private final AtomicInteger done = new AtomicInteger();
+        private volatile Throwable failure;
+        private boolean complete;
+        private boolean used;
+
+        private Ahead(double[][] buffers, double sigma, RandomBits helperStream) {
+            this.buffers = buffers;
+            this.sigma = sigma;
+            this.helperStream = helperStream;
+            int pieces = 0;
+            for (double[] b : buffers) {
+                pieces += (b.length + SECURE_PIECE - 1) / SECURE_PIECE;
+            }
+            pieceArray = new int[pieces];
+            pieceFrom = new int[pieces];
+            int p = 0;
+            for (int a = 0; a < buffers.length; a++) {
+                for (int from = 0; from < buffers[a].length; from += SECURE_PIECE) {
+                    pieceArray[p] = a;
+                    pieceFrom[p++] = from;
+                }
+            }
+        }
+
+        private void helperWork() {
+            work(helperStream);
+        }
+
+        /**
+         * Draws pieces from {@code stream} until none is left. Each claimed piece is counted done even when drawing it
+         * fails; a failure is recorded (and the pieces after it only claimed), so that a partly drawn vector is
+         * never added and nobody waits for a piece that will not come.
+         */
+        private void work(RandomBits stream) {
+            for (int p = next.getAndIncrement(); p < pieceArray.length; p = next.getAndIncrement()) {
+                try {
+                    if (failure == null) {
+                        double[] v = buffers[pieceArray[p]];
+                        int from = pieceFrom[p];
+                        int to = Math.min(v.length, from + SECURE_PIECE);
+                        Arrays.fill(v, from, to, 0.0);
+                        fill(v, from, to, stream, sigma);
+                    }
+                } catch (RuntimeException | Error e) {
+                    failure = e;
+                } finally {
+                    done.incrementAndGet();
+                }
+            }
+        }
+
+        /** Draws the pieces left in the calling thread and waits for the helper's; throws if any piece failed. */
+        private void complete() {
+            if (!complete) {
+                work(bits);
+                while (done.get() < pieceArray.length) {
+                    Thread.onSpinWait();
+                }
+                complete = true;
+            }
+            if (failure != null) {
+                throw new IllegalStateException("drawing the noise failed", failure);
+            }
+        }
+
+        /**
+         * Adds the noise to {@code targets} (one vector per length given to {@link #drawAhead}, in that order), in
+         * place, once: the same noise is never handed out twice.
+         *
+         * @throws IllegalStateException if this noise was already added, or given up for a later draw
+         * @throws IllegalArgumentException if the targets' lengths differ from those the noise was drawn for
+         */
+        public void addTo(double[][] targets) {
+            if (used) {
+                throw new IllegalStateException("this noise was already added or given up for a later draw; draw fresh "
+                        + "noise for every release");
+            }
+            if (targets.length != buffers.length) {
+                throw new IllegalArgumentException(targets.length + " vectors, noise was drawn for " + buffers.length);
+            }
+            for (int a = 0; a < targets.length; a++) {
+                if (targets[a].length != buffers[a].length) {
+                    throw new IllegalArgumentException("vector " + a + " has length " + targets[a].length
+                            + ", noise was drawn for " + buffers[a].length);
+                }
+            }
+            complete();
+            used = true;
+            if (pending == this) {
+                pending = null;
+            }
+            for (int a = 0; a < targets.length; a++) {
+                double[] t = targets[a];
+                double[] n = buffers[a];
+                for (int i = 0; i < t.length; i++) {
+                    t[i] += n[i];
+                }
+            }
+        }
     }
 
     /**

@@ -2,6 +2,7 @@ package org.privadapt.privacy.noise;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.security.SecureRandom;
 import java.util.Arrays;
@@ -76,19 +77,7 @@ class GaussianVectorSamplerTest {
     void secureBitsAreSharedOutAmongThreadsAndStayNormal() {
         // the secure path (pieces to whichever thread is free, helper streams kept between calls), made repeatable
         // by a seeded key source; two calls, so the second reuses the helper streams
-        SecureRandom keys = new SecureRandom() {
-            private static final long serialVersionUID = 1L;
-            private final transient SplittableRandom random = new SplittableRandom(61);
-
-            @Override
-            public void nextBytes(byte[] bytes) {
-                for (int i = 0; i < bytes.length; i++) {
-                    bytes[i] = (byte) random.nextInt();
-                }
-            }
-        };
-        GaussianVectorSampler sampler = new GaussianVectorSampler(new SecureRandomBits(keys,
-                SecureRandomBits.REQUEST_BYTES, SecureRandomBits.REQUESTS_PER_SEED), CORES);
+        GaussianVectorSampler sampler = new GaussianVectorSampler(repeatableSecureBits(61), CORES);
         double sigma = 0.7;
         int n = 7 * GaussianVectorSampler.SECURE_PIECE + 11;
         double[] first = new double[n];
@@ -105,6 +94,98 @@ class GaussianVectorSamplerTest {
             dot += first[i] * second[i];
         }
         assertThat(dot / n).isCloseTo(0.0, Offset.offset(5 * sigma * sigma / Math.sqrt(n))); // no stream replayed
+    }
+
+    /** Secure bits (the secure code paths) keyed from a seeded key source, so that a test is repeatable. */
+    private static SecureRandomBits repeatableSecureBits(long seed) {
+        SecureRandom keys = new SecureRandom() {
+            private static final long serialVersionUID = 1L;
+            private final transient SplittableRandom random = new SplittableRandom(seed);
+
+            @Override
+            public void nextBytes(byte[] bytes) {
+                for (int i = 0; i < bytes.length; i++) {
+                    bytes[i] = (byte) random.nextInt();
+                }
+            }
+        };
+        return new SecureRandomBits(keys, SecureRandomBits.REQUEST_BYTES, SecureRandomBits.REQUESTS_PER_SEED);
+    }
+
+    private static double[][] filled(int[] lengths, double value) {
+        double[][] v = new double[lengths.length][];
+        for (int a = 0; a < lengths.length; a++) {
+            v[a] = new double[lengths[a]];
+            Arrays.fill(v[a], value);
+        }
+        return v;
+    }
+
+    /** All coordinates of {@code v} minus {@code value}, in one vector. */
+    private static double[] pooledDeviations(double[][] v, double value) {
+        return Arrays.stream(v).flatMapToDouble(Arrays::stream).map(x -> x - value).toArray();
+    }
+
+    @Test
+    void noiseDrawnAheadIsOnlyForSecureBitsOnMoreThanOneThread() {
+        int[] lengths = {10, 3};
+        assertThat(new GaussianVectorSampler(new SeededRandomBits(63), CORES).drawAhead(lengths, 1.0)).isNull();
+        assertThat(new GaussianVectorSampler(repeatableSecureBits(63), 1).drawAhead(lengths, 1.0)).isNull();
+        GaussianVectorSampler sampler = new GaussianVectorSampler(repeatableSecureBits(63), CORES);
+        assertThatThrownBy(() -> sampler.drawAhead(lengths, 0.0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> sampler.drawAhead(new int[] {-1}, 1.0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void noiseDrawnAheadIsNormalReachesEveryCoordinateAndIsAddedOnce() {
+        assumeTrue(CORES >= 2, "drawing ahead needs a second core");
+        GaussianVectorSampler sampler = new GaussianVectorSampler(repeatableSecureBits(62), CORES);
+        int piece = GaussianVectorSampler.SECURE_PIECE;
+        int[] lengths = {3 * piece + 5, 17, 0, piece}; // several pieces, a partial one, an empty vector
+        double sigma = 0.7;
+        double[][] first = filled(lengths, 10.0);
+        GaussianVectorSampler.Ahead a = sampler.drawAhead(lengths, sigma);
+        a.addTo(first);
+        double[][] afterFirst = Arrays.stream(first).map(double[]::clone).toArray(double[][]::new);
+        assertThatThrownBy(() -> a.addTo(first)).isInstanceOf(IllegalStateException.class); // never the same noise twice
+        double[][] second = filled(lengths, 10.0);
+        GaussianVectorSampler.Ahead b = sampler.drawAhead(lengths, sigma); // the same buffers, drawn afresh
+        assertThatThrownBy(() -> b.addTo(filled(new int[] {3 * piece + 5, 17, 0, piece + 1}, 0.0)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> b.addTo(filled(new int[] {3 * piece + 5}, 0.0)))
+                .isInstanceOf(IllegalArgumentException.class);
+        b.addTo(second);
+        assertThat(first).isDeepEqualTo(afterFirst); // the second draw did not reach the first's targets
+        double[] d1 = pooledDeviations(first, 10.0);
+        double[] d2 = pooledDeviations(second, 10.0);
+        int n = d1.length;
+        for (double[] d : new double[][] {d1, d2}) {
+            assertThat(Arrays.stream(d).filter(x -> x == 0.0).count()).isZero(); // every coordinate got noise
+            Stats.assertKs(d, NormalDistribution.of(0, sigma)::cumulativeProbability);
+            assertThat(Stats.mean(d)).isCloseTo(0.0, Offset.offset(5 * sigma / Math.sqrt(n)));
+            assertThat(Stats.variance(d)).isCloseTo(sigma * sigma, Offset.offset(5 * sigma * sigma * Math.sqrt(2.0 / n)));
+        }
+        double dot = 0;
+        for (int i = 0; i < n; i++) {
+            dot += d1[i] * d2[i];
+        }
+        assertThat(dot / n).isCloseTo(0.0, Offset.offset(5 * sigma * sigma / Math.sqrt(n))); // fresh noise, not replayed
+        double[] firstPiece = Arrays.copyOfRange(d1, 0, 100); // the pieces come from distinct streams
+        assertThat(firstPiece).isNotEqualTo(Arrays.copyOfRange(d1, piece, piece + 100));
+    }
+
+    @Test
+    void noiseDrawnAheadAndNotAddedIsGivenUpByTheNextDraw() {
+        assumeTrue(CORES >= 2, "drawing ahead needs a second core");
+        GaussianVectorSampler sampler = new GaussianVectorSampler(repeatableSecureBits(64), CORES);
+        int[] lengths = {2 * GaussianVectorSampler.SECURE_PIECE + 1};
+        GaussianVectorSampler.Ahead abandoned = sampler.drawAhead(lengths, 1.0); // its caller failed, say
+        GaussianVectorSampler.Ahead next = sampler.drawAhead(lengths, 1.0);
+        double[][] v = filled(lengths, 0.0);
+        next.addTo(v);
+        // the abandoned draw's buffers now hold the next draw's noise: adding it would release that noise twice
+        assertThatThrownBy(() -> abandoned.addTo(filled(lengths, 0.0))).isInstanceOf(IllegalStateException.class);
+        assertThat(Stats.variance(v[0])).isCloseTo(1.0, Offset.offset(5 * Math.sqrt(2.0 / v[0].length)));
     }
 
     @Test
