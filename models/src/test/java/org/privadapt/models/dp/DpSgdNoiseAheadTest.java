@@ -151,7 +151,10 @@ class DpSgdNoiseAheadTest {
         double var = Arrays.stream(z).map(v -> (v - mean) * (v - mean)).sum() / (m - 1);
         assertThat(mean).isCloseTo(0.0, within(5 / Math.sqrt(m)));
         assertThat(var).isCloseTo(1.0, within(5 * Math.sqrt(2.0 / m)));
-        // Kolmogorov-Smirnov against N(0, 1) at level 0.001: critical value sqrt(ln(2 / 0.001) / 2) / sqrt(m)
+        // Kolmogorov-Smirnov against N(0, 1) at level 1e-6: critical value sqrt(ln(2 / 1e-6) / 2) / sqrt(m). Which
+        // stream draws which piece depends on timing, so the seeds do not fix the sample: the level is set for a
+        // chance failure about once in a million runs (40 repeated runs gave sqrt(m) KS from 0.52 to 1.49, median
+        // 0.82, as the Kolmogorov distribution has)
         double[] sorted = z.clone();
         Arrays.sort(sorted);
         NormalDistribution normal = NormalDistribution.of(0, 1);
@@ -160,7 +163,7 @@ class DpSgdNoiseAheadTest {
             double f = normal.cumulativeProbability(sorted[i]);
             ks = Math.max(ks, Math.max(f - (double) i / m, (double) (i + 1) / m - f));
         }
-        assertThat(ks).isLessThan(Math.sqrt(Math.log(2 / 0.001) / 2) / Math.sqrt(m));
+        assertThat(ks).isLessThan(Math.sqrt(Math.log(2 / 1e-6) / 2) / Math.sqrt(m));
         assertThat(Arrays.stream(z).filter(v -> v == 0.0).count()).isZero(); // every parameter moved
     }
 
@@ -168,7 +171,7 @@ class DpSgdNoiseAheadTest {
     void secureNoiseOnSparseInputIsDrawnAheadOncePerStepWithTheConfiguredScale() {
         assumeTrue(CORES >= 2, "drawing ahead needs a second core");
         Counting rnd = new Counting(21, true);
-        double[] z = standardisedMoves(sparse(400, 12_000, 22), rnd); // 24,002 parameters: two pieces and a bit
+        double[] z = standardisedMoves(sparse(400, 12_000, 22), rnd); // 24,002 parameters: several pieces and a partial one
         assertThat(rnd.ahead).isEqualTo((int) STEPS);
         assertThat(rnd.direct).isZero();
         assertStandardNormal(z);

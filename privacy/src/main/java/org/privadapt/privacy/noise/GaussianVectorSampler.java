@@ -40,6 +40,12 @@ public final class GaussianVectorSampler {
     /** Coordinates per piece handed to a thread when the bits are secure (not reproducible: any split will do). */
     static final int SECURE_PIECE = 1 << 14;
 
+    /**
+     * Coordinates per piece of noise drawn ahead ({@link #drawAhead}): smaller than {@link #SECURE_PIECE}, since the
+     * caller waits for the helper's last piece (about 0.1 ms at this size).
+     */
+    static final int AHEAD_PIECE = 1 << 13;
+
     /** Coordinates per bulk read of words (4 words each: 32 KiB of buffer). */
     static final int BLOCK = 1 << 10;
 
@@ -177,7 +183,7 @@ public final class GaussianVectorSampler {
     }
 
     /**
-     * Noise being drawn for vectors of fixed lengths, in pieces of {@value #SECURE_PIECE} coordinates: a helper in
+     * Noise being drawn for vectors of fixed lengths, in pieces of {@value #AHEAD_PIECE} coordinates: a helper in
      * the common fork-join pool takes pieces from the start, and {@link #addTo} draws what is left in the calling
      * thread (from the sampler's own bits), waits for the helper's last piece and adds the noise. Each piece is
      * drawn once, by one thread, from that thread's stream. Not thread-safe apart from that hand-over; one use.
@@ -200,13 +206,13 @@ public final class GaussianVectorSampler {
             this.helperStream = helperStream;
             int pieces = 0;
             for (double[] b : buffers) {
-                pieces += (b.length + SECURE_PIECE - 1) / SECURE_PIECE;
+                pieces += (b.length + AHEAD_PIECE - 1) / AHEAD_PIECE;
             }
             pieceArray = new int[pieces];
             pieceFrom = new int[pieces];
             int p = 0;
             for (int a = 0; a < buffers.length; a++) {
-                for (int from = 0; from < buffers[a].length; from += SECURE_PIECE) {
+                for (int from = 0; from < buffers[a].length; from += AHEAD_PIECE) {
                     pieceArray[p] = a;
                     pieceFrom[p++] = from;
                 }
@@ -228,7 +234,7 @@ public final class GaussianVectorSampler {
                     if (failure == null) {
                         double[] v = buffers[pieceArray[p]];
                         int from = pieceFrom[p];
-                        int to = Math.min(v.length, from + SECURE_PIECE);
+                        int to = Math.min(v.length, from + AHEAD_PIECE);
                         Arrays.fill(v, from, to, 0.0);
                         fill(v, from, to, stream, sigma);
                     }

@@ -140,7 +140,7 @@ class GaussianVectorSamplerTest {
     void noiseDrawnAheadIsNormalReachesEveryCoordinateAndIsAddedOnce() {
         assumeTrue(CORES >= 2, "drawing ahead needs a second core");
         GaussianVectorSampler sampler = new GaussianVectorSampler(repeatableSecureBits(62), CORES);
-        int piece = GaussianVectorSampler.SECURE_PIECE;
+        int piece = GaussianVectorSampler.AHEAD_PIECE;
         int[] lengths = {3 * piece + 5, 17, 0, piece}; // several pieces, a partial one, an empty vector
         double sigma = 0.7;
         double[][] first = filled(lengths, 10.0);
@@ -178,7 +178,7 @@ class GaussianVectorSamplerTest {
     void noiseDrawnAheadAndNotAddedIsGivenUpByTheNextDraw() {
         assumeTrue(CORES >= 2, "drawing ahead needs a second core");
         GaussianVectorSampler sampler = new GaussianVectorSampler(repeatableSecureBits(64), CORES);
-        int[] lengths = {2 * GaussianVectorSampler.SECURE_PIECE + 1};
+        int[] lengths = {2 * GaussianVectorSampler.AHEAD_PIECE + 1};
         GaussianVectorSampler.Ahead abandoned = sampler.drawAhead(lengths, 1.0); // its caller failed, say
         GaussianVectorSampler.Ahead next = sampler.drawAhead(lengths, 1.0);
         double[][] v = filled(lengths, 0.0);
