@@ -13,6 +13,7 @@ import org.privadapt.privacy.events.DpEvent;
 import org.privadapt.privacy.events.GaussianEvent;
 import org.privadapt.privacy.events.PoissonSampledEvent;
 import org.privadapt.privacy.events.SelfComposedEvent;
+import org.privadapt.privacy.noise.GaussianVectorSampler;
 
 /**
  * Paper 001's training, one iteration as the notes rebuild Algorithm 1 (methods-001-003-004.md, 1.3):
@@ -102,6 +103,11 @@ public final class AdversarialTrainer {
         boolean targetPrivate = c.mode() == Mode.DPDA || c.mode() == Mode.GDPDA;
         double qs = Math.min(1.0, (double) c.batch() / xs.rows());
         double qt = Math.min(1.0, (double) c.batch() / xt.rows());
+        // the target's noise is drawn ahead on the other core through the non-private steps around it, on sparse
+        // input with secure bits (issue 32; as DpSgdTrainer): the same noise, independent of the data
+        boolean targetAhead = targetPrivate && xt.isSparse() && c.mode() != Mode.NN;
+        GaussianVectorSampler.Ahead targetNoise = targetAhead && c.iterations() > 0
+                ? targetRnd.gaussianAhead(noiseLengths(net.targetDomainHead(), net.trunk()), c.sigma() * c.clip()) : null;
         for (long t = 0; t < c.iterations(); t++) {
             double nu = nu(t, c.iterations());
             // 1. label step on the source: (theta_f, theta_y)
@@ -113,7 +119,12 @@ public final class AdversarialTrainer {
             }
             // 2. target domain step: (theta_dt, theta_f), the trunk's part reversed after the noise
             int[] bt = poisson(xt.rows(), qt, targetRnd);
-            Map<DenseLayer, PerExample.Grad> g2 = domainStep(net, net.targetDomainHead(), xt, bt, 1, c, targetPrivate, targetRnd);
+            Map<DenseLayer, PerExample.Grad> g2 = domainStep(net, net.targetDomainHead(), xt, bt, 1, c, targetPrivate, targetRnd,
+                    targetNoise);
+            if (targetNoise != null) {
+                targetNoise = t + 1 < c.iterations()
+                        ? targetRnd.gaussianAhead(noiseLengths(net.targetDomainHead(), net.trunk()), c.sigma() * c.clip()) : null;
+            }
             apply(g2, c.lr2(), -nu, net.trunk());
             // 3. source domain step: (theta_ds, theta_f)
             int[] b3 = poisson(xs.rows(), qs, sourceRnd);
@@ -165,6 +176,16 @@ public final class AdversarialTrainer {
      */
     public static Map<DenseLayer, PerExample.Grad> domainStep(AdversarialNetwork net, Stack head, FeatureMatrix x, int[] batch, int domain,
                                                       Config c, boolean dp, NoiseAndSampling rnd) {
+        return domainStep(net, head, x, batch, domain, c, dp, rnd, null);
+    }
+
+    /**
+     * {@link #domainStep(AdversarialNetwork, Stack, FeatureMatrix, int[], int, Config, boolean, NoiseAndSampling)}
+     * with the noise drawn ahead ({@code noise}, for the layers of {@link #noiseLengths} of the head and the trunk;
+     * null: drawn here, in order).
+     */
+    static Map<DenseLayer, PerExample.Grad> domainStep(AdversarialNetwork net, Stack head, FeatureMatrix x, int[] batch, int domain,
+                                               Config c, boolean dp, NoiseAndSampling rnd, GaussianVectorSampler.Ahead noise) {
         List<PerExample.Piece> pieces = new ArrayList<>();
         if (batch.length > 0) {
             FeatureMatrix xb = x.selectRows(batch);
@@ -179,7 +200,24 @@ public final class AdversarialTrainer {
         }
         List<DenseLayer> reach = new ArrayList<>(head.layers());
         reach.addAll(net.trunk().layers());
-        return release(pieces, reach, head.layers(), c, dp, rnd);
+        return release(pieces, reach, head.layers(), c, dp, rnd, noise);
+    }
+
+    /**
+     * The lengths of the arrays a step through {@code head} and {@code trunk} adds noise to, in the order
+     * {@link #release} adds it: each trainable layer's weights and then its bias, the head's layers first.
+     */
+    static int[] noiseLengths(Stack head, Stack trunk) {
+        List<Integer> lengths = new ArrayList<>();
+        for (Stack s : List.of(head, trunk)) {
+            for (DenseLayer l : s.layers()) {
+                if (!l.frozen()) {
+                    lengths.add(l.in() * l.out());
+                    lengths.add(l.out());
+                }
+            }
+        }
+        return lengths.stream().mapToInt(Integer::intValue).toArray();
     }
 
     /**
@@ -189,6 +227,12 @@ public final class AdversarialTrainer {
      */
     static Map<DenseLayer, PerExample.Grad> release(List<PerExample.Piece> pieces, List<DenseLayer> reach, List<DenseLayer> headLayers,
                                                    Config c, boolean dp, NoiseAndSampling rnd) {
+        return release(pieces, reach, headLayers, c, dp, rnd, null);
+    }
+
+    /** {@link #release}, the noise added from {@code noise} (drawn ahead for {@link #noiseLengths}) when it is not null. */
+    static Map<DenseLayer, PerExample.Grad> release(List<PerExample.Piece> pieces, List<DenseLayer> reach, List<DenseLayer> headLayers,
+                                                   Config c, boolean dp, NoiseAndSampling rnd, GaussianVectorSampler.Ahead noise) {
         Map<DenseLayer, PerExample.Grad> sum;
         if (pieces.isEmpty()) {
             sum = new java.util.IdentityHashMap<>();
@@ -211,12 +255,23 @@ public final class AdversarialTrainer {
                 sum.put(l, new PerExample.Grad(DenseMatrix.zeros(l.in(), l.out()), new double[l.out()]));
             }
         }
+        if (dp && noise != null) {
+            List<double[]> arrays = new ArrayList<>();
+            for (DenseLayer l : reach) { // the order of noiseLengths
+                PerExample.Grad g = sum.get(l);
+                if (g != null) {
+                    arrays.add(g.w().data());
+                    arrays.add(g.b());
+                }
+            }
+            noise.addTo(arrays.toArray(new double[0][]));
+        }
         for (DenseLayer l : reach) { // a fixed order: the noise each layer gets must not depend on hash order
             PerExample.Grad g = sum.get(l);
             if (g == null) {
                 continue;
             }
-            if (dp) {
+            if (dp && noise == null) {
                 rnd.addGaussian(g.w().data(), c.sigma() * c.clip());
                 rnd.addGaussian(g.b(), c.sigma() * c.clip());
             }

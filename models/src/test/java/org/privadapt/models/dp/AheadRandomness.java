@@ -1,0 +1,113 @@
+package org.privadapt.models.dp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.apache.commons.statistics.distribution.NormalDistribution;
+import org.privadapt.privacy.noise.GaussianVectorSampler;
+import org.privadapt.privacy.noise.RandomBits;
+import org.privadapt.privacy.noise.SeededRandomBits;
+
+/**
+ * Test randomness for the noise drawn ahead (issue 32): Poisson sampling from a seeded generator, the noise from a
+ * hardened {@link GaussianVectorSampler} on seeded words that report themselves secure (so that the sampler takes its
+ * secure, draw-ahead path) or on plain seeded words, counting how the noise was asked for. Not private: tests only.
+ */
+public final class AheadRandomness implements NoiseAndSampling {
+    public static final int CORES = Runtime.getRuntime().availableProcessors();
+
+    /** Seeded words that report themselves secure. */
+    public static final class SecureLookingBits implements RandomBits {
+        private final SplittableRandom random;
+
+        public SecureLookingBits(SplittableRandom random) {
+            this.random = random;
+        }
+
+        @Override
+        public long nextLong() {
+            return random.nextLong();
+        }
+
+        @Override
+        public boolean isSecure() {
+            return true;
+        }
+
+        @Override
+        public String name() {
+            return "test bits reported secure (NOT PRIVATE)";
+        }
+
+        @Override
+        public RandomBits split() {
+            return new SecureLookingBits(random.split());
+        }
+    }
+
+    private final SplittableRandom sampling;
+    public final GaussianVectorSampler sampler;
+    public int direct;
+    public int ahead;
+
+    public AheadRandomness(long seed, boolean secure) {
+        sampling = new SplittableRandom(seed);
+        RandomBits bits = secure ? new SecureLookingBits(new SplittableRandom(seed + 1)) : new SeededRandomBits(seed + 1);
+        sampler = new GaussianVectorSampler(bits, CORES);
+    }
+
+    @Override
+    public boolean bernoulli(double p) {
+        return sampling.nextDouble() < p;
+    }
+
+    @Override
+    public void addGaussian(double[] v, double sigma) {
+        direct++;
+        sampler.addNoise(v, sigma);
+    }
+
+    @Override
+    public GaussianVectorSampler.Ahead gaussianAhead(int[] lengths, double sigma) {
+        GaussianVectorSampler.Ahead a = sampler.drawAhead(lengths, sigma);
+        if (a != null) {
+            ahead++;
+        }
+        return a;
+    }
+
+    @Override
+    public boolean isPrivate() {
+        return false;
+    }
+
+    @Override
+    public String description() {
+        return "test";
+    }
+
+    /** Mean, variance and Kolmogorov-Smirnov of {@code z} against N(0, 1), and no zero among them. */
+    public static void assertStandardNormal(double[] z) {
+        int m = z.length;
+        double mean = Arrays.stream(z).average().orElseThrow();
+        double var = Arrays.stream(z).map(v -> (v - mean) * (v - mean)).sum() / (m - 1);
+        assertThat(mean).isCloseTo(0.0, within(5 / Math.sqrt(m)));
+        assertThat(var).isCloseTo(1.0, within(5 * Math.sqrt(2.0 / m)));
+        // Kolmogorov-Smirnov against N(0, 1) at level 1e-6: critical value sqrt(ln(2 / 1e-6) / 2) / sqrt(m). Which
+        // stream draws which piece depends on timing, so the seeds do not fix the sample: the level is set for a
+        // chance failure about once in a million runs (40 repeated runs gave sqrt(m) KS from 0.52 to 1.49, median
+        // 0.82, as the Kolmogorov distribution has)
+        double[] sorted = z.clone();
+        Arrays.sort(sorted);
+        NormalDistribution normal = NormalDistribution.of(0, 1);
+        double ks = 0;
+        for (int i = 0; i < m; i++) {
+            double f = normal.cumulativeProbability(sorted[i]);
+            ks = Math.max(ks, Math.max(f - (double) i / m, (double) (i + 1) / m - f));
+        }
+        assertThat(ks).isLessThan(Math.sqrt(Math.log(2 / 1e-6) / 2) / Math.sqrt(m));
+        assertThat(Arrays.stream(z).filter(v -> v == 0.0).count()).isZero(); // every parameter moved
+    }
+}
