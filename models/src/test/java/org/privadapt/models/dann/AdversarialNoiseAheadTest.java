@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
-import org.privadapt.math.CsrMatrix;
 import org.privadapt.math.FeatureMatrix;
 import org.privadapt.models.dp.AheadRandomness;
 import org.privadapt.models.nn.Activation;
@@ -19,21 +18,6 @@ import org.privadapt.privacy.noise.GaussianVectorSampler;
 
 /** DPDA's target step with its noise drawn ahead on another core (issue 32), as {@code DpSgdNoiseAheadTest}. */
 class AdversarialNoiseAheadTest {
-    /** n rows of d features, 5 ones each at seeded positions. */
-    static CsrMatrix sparse(int n, int d, long seed) {
-        SplittableRandom r = new SplittableRandom(seed);
-        int[] start = new int[n + 1];
-        int[] cols = new int[5 * n];
-        for (int i = 0; i < n; i++) {
-            int[] row = r.ints(5, 0, d).distinct().sorted().toArray();
-            System.arraycopy(row, 0, cols, start[i], row.length);
-            start[i + 1] = start[i] + row.length;
-        }
-        double[] v = new double[start[n]];
-        Arrays.fill(v, 1.0);
-        return new CsrMatrix(n, d, start, Arrays.copyOf(cols, start[n]), v);
-    }
-
     static AdversarialNetwork net(int d) {
         return AdversarialNetwork.create(d, new int[] {5}, Activation.SIGMOID, List.of("a", "b", "c"), new int[] {4},
                 Activation.RELU, false, 7);
@@ -48,7 +32,7 @@ class AdversarialNoiseAheadTest {
     void theTargetStepAddsNoiseDrawnAheadOnceToEveryCoordinateWithTheConfiguredScale() {
         assumeTrue(AheadRandomness.CORES >= 2, "drawing ahead needs a second core");
         AdversarialNetwork n = net(3000); // trunk 3000 x 5 + 5, head 5 x 4 + 4 and 4 x 2 + 2: 15,039 coordinates
-        FeatureMatrix x = sparse(40, 3000, 8);
+        FeatureMatrix x = AheadRandomness.sparseOnes(40, 3000, 8);
         int[] batch = {0, 3, 5, 8, 13, 21};
         AdversarialTrainer.Config c = new AdversarialTrainer.Config(AdversarialTrainer.Mode.DPDA, 5, 8, 0.05, 0.01, 0.5,
                 1000.0, true);
@@ -75,22 +59,23 @@ class AdversarialNoiseAheadTest {
     void dpdaDrawsTheTargetsNoiseAheadOnSparseTargetsWithSecureBitsOnly() {
         AdversarialTrainer.Config c = new AdversarialTrainer.Config(AdversarialTrainer.Mode.DPDA, 6, 8, 0.05, 0.01, 0.5,
                 1.0, true);
-        FeatureMatrix xs = sparse(60, 500, 10);
+        FeatureMatrix xs = AheadRandomness.sparseOnes(60, 500, 10);
+        FeatureMatrix xt = AheadRandomness.sparseOnes(60, 500, 12);
         int[] ys = new int[60];
         for (int i = 0; i < ys.length; i++) {
             ys[i] = i % 3;
         }
         AheadRandomness sparseSecure = new AheadRandomness(11, true);
-        AdversarialTrainer.train(net(500), xs, ys, sparse(60, 500, 12), c, AdversarialTrainerTest.noNoise(13), sparseSecure);
+        AdversarialTrainer.train(net(500), xs, ys, xt, c, AdversarialTrainerTest.noNoise(13), sparseSecure);
         assertThat(sparseSecure.ahead).isEqualTo(AheadRandomness.CORES >= 2 ? 6 : 0);
         assertThat(sparseSecure.direct).isEqualTo(AheadRandomness.CORES >= 2 ? 0 : 6 * 6);
         AheadRandomness denseSecure = new AheadRandomness(14, true);
-        AdversarialTrainer.train(net(500), xs, ys, sparse(60, 500, 12).toDense(), c, AdversarialTrainerTest.noNoise(13),
-                denseSecure);
+        AdversarialTrainer.train(net(500), xs, ys, ((org.privadapt.math.CsrMatrix) xt).toDense(), c,
+                AdversarialTrainerTest.noNoise(13), denseSecure);
         assertThat(denseSecure.ahead).isZero();
         assertThat(denseSecure.direct).isEqualTo(6 * 6); // 3 trainable layers (weights and bias) a step, 6 steps
         AheadRandomness sparseSeeded = new AheadRandomness(15, false);
-        AdversarialTrainer.train(net(500), xs, ys, sparse(60, 500, 12), c, AdversarialTrainerTest.noNoise(13), sparseSeeded);
+        AdversarialTrainer.train(net(500), xs, ys, xt, c, AdversarialTrainerTest.noNoise(13), sparseSeeded);
         assertThat(sparseSeeded.ahead).isZero();
         assertThat(sparseSeeded.direct).isEqualTo(6 * 6);
     }

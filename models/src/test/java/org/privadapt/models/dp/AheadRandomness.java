@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.apache.commons.statistics.distribution.NormalDistribution;
+import org.privadapt.math.CsrMatrix;
 import org.privadapt.privacy.noise.GaussianVectorSampler;
 import org.privadapt.privacy.noise.RandomBits;
 import org.privadapt.privacy.noise.SeededRandomBits;
@@ -86,6 +87,21 @@ public final class AheadRandomness implements NoiseAndSampling {
     @Override
     public String description() {
         return "test";
+    }
+
+    /** Sparse test rows for the draw-ahead paths: n rows of d features, 5 ones each at seeded positions. */
+    public static CsrMatrix sparseOnes(int n, int d, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        int[] start = new int[n + 1];
+        int[] cols = new int[5 * n];
+        for (int i = 0; i < n; i++) {
+            int[] row = r.ints(5, 0, d).distinct().sorted().toArray();
+            System.arraycopy(row, 0, cols, start[i], row.length);
+            start[i + 1] = start[i] + row.length;
+        }
+        double[] v = new double[start[n]];
+        Arrays.fill(v, 1.0);
+        return new CsrMatrix(n, d, start, Arrays.copyOf(cols, start[n]), v);
     }
 
     /** Mean, variance and Kolmogorov-Smirnov of {@code z} against N(0, 1), and no zero among them. */

@@ -7,7 +7,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
-import org.privadapt.math.CsrMatrix;
 import org.privadapt.math.FeatureMatrix;
 import org.privadapt.models.nn.Activation;
 import org.privadapt.models.nn.Network;
@@ -19,21 +18,6 @@ import org.privadapt.models.nn.Network;
  */
 class DpSgdNoiseAheadTest {
     private static final int CORES = AheadRandomness.CORES;
-
-    /** n rows of d features, 5 ones each at seeded positions. */
-    private static CsrMatrix sparse(int n, int d, long seed) {
-        SplittableRandom r = new SplittableRandom(seed);
-        int[] start = new int[n + 1];
-        int[] cols = new int[5 * n];
-        for (int i = 0; i < n; i++) {
-            int[] row = r.ints(5, 0, d).distinct().sorted().toArray();
-            System.arraycopy(row, 0, cols, start[i], row.length);
-            start[i + 1] = start[i] + row.length;
-        }
-        double[] v = new double[start[n]];
-        Arrays.fill(v, 1.0);
-        return new CsrMatrix(n, d, start, Arrays.copyOf(cols, start[n]), v);
-    }
 
     private static final double NOISE_MULTIPLIER = 1e4; // the clipped sums (at most batch x clip) vanish beside the noise
     private static final long STEPS = 12;
@@ -68,7 +52,7 @@ class DpSgdNoiseAheadTest {
     void secureNoiseOnSparseInputIsDrawnAheadOncePerStepWithTheConfiguredScale() {
         assumeTrue(CORES >= 2, "drawing ahead needs a second core");
         AheadRandomness rnd = new AheadRandomness(21, true);
-        double[] z = standardisedMoves(sparse(400, 12_000, 22), rnd); // 24,002 parameters: several pieces and a partial one
+        double[] z = standardisedMoves(AheadRandomness.sparseOnes(400, 12_000, 22), rnd); // 24,002 parameters: several pieces and a partial one
         assertThat(rnd.ahead).isEqualTo((int) STEPS);
         assertThat(rnd.direct).isZero();
         AheadRandomness.assertStandardNormal(z);
@@ -77,12 +61,12 @@ class DpSgdNoiseAheadTest {
     @Test
     void denseInputAndReproducibleBitsAddTheNoiseInPlaceInOrder() {
         AheadRandomness secureDense = new AheadRandomness(23, true);
-        double[] z = standardisedMoves(sparse(400, 3_000, 24).toDense(), secureDense);
+        double[] z = standardisedMoves(AheadRandomness.sparseOnes(400, 3_000, 24).toDense(), secureDense);
         assertThat(secureDense.ahead).isZero();
         assertThat(secureDense.direct).isEqualTo(2 * (int) STEPS); // the weights and the bias, each step
         AheadRandomness.assertStandardNormal(z);
         AheadRandomness seededSparse = new AheadRandomness(25, false);
-        standardisedMoves(sparse(400, 3_000, 26), seededSparse);
+        standardisedMoves(AheadRandomness.sparseOnes(400, 3_000, 26), seededSparse);
         assertThat(seededSparse.ahead).isZero();
         assertThat(seededSparse.direct).isEqualTo(2 * (int) STEPS);
     }

@@ -84,16 +84,25 @@ class GaussianVectorSamplerTest {
         double[] second = new double[n];
         sampler.addNoise(first, sigma);
         sampler.addNoise(second, sigma);
-        for (double[] v : new double[][] {first, second}) {
+        assertIndependentNormals(first, second, sigma); // the second call replays no stream
+    }
+
+    /**
+     * Two noise vectors, each N(0, sigma^2) by Kolmogorov-Smirnov, mean and variance (5 standard errors), and
+     * uncorrelated (their mean product within 5 standard errors of 0: fresh noise, not replayed).
+     */
+    private static void assertIndependentNormals(double[] a, double[] b, double sigma) {
+        int n = a.length;
+        for (double[] v : new double[][] {a, b}) {
             Stats.assertKs(v, NormalDistribution.of(0, sigma)::cumulativeProbability);
             assertThat(Stats.mean(v)).isCloseTo(0.0, Offset.offset(5 * sigma / Math.sqrt(n)));
             assertThat(Stats.variance(v)).isCloseTo(sigma * sigma, Offset.offset(5 * sigma * sigma * Math.sqrt(2.0 / n)));
         }
         double dot = 0;
         for (int i = 0; i < n; i++) {
-            dot += first[i] * second[i];
+            dot += a[i] * b[i];
         }
-        assertThat(dot / n).isCloseTo(0.0, Offset.offset(5 * sigma * sigma / Math.sqrt(n))); // no stream replayed
+        assertThat(dot / n).isCloseTo(0.0, Offset.offset(5 * sigma * sigma / Math.sqrt(n)));
     }
 
     /** Secure bits (the secure code paths) keyed from a seeded key source, so that a test is repeatable. */
@@ -158,18 +167,10 @@ class GaussianVectorSamplerTest {
         assertThat(first).isDeepEqualTo(afterFirst); // the second draw did not reach the first's targets
         double[] d1 = pooledDeviations(first, 10.0);
         double[] d2 = pooledDeviations(second, 10.0);
-        int n = d1.length;
         for (double[] d : new double[][] {d1, d2}) {
             assertThat(Arrays.stream(d).filter(x -> x == 0.0).count()).isZero(); // every coordinate got noise
-            Stats.assertKs(d, NormalDistribution.of(0, sigma)::cumulativeProbability);
-            assertThat(Stats.mean(d)).isCloseTo(0.0, Offset.offset(5 * sigma / Math.sqrt(n)));
-            assertThat(Stats.variance(d)).isCloseTo(sigma * sigma, Offset.offset(5 * sigma * sigma * Math.sqrt(2.0 / n)));
         }
-        double dot = 0;
-        for (int i = 0; i < n; i++) {
-            dot += d1[i] * d2[i];
-        }
-        assertThat(dot / n).isCloseTo(0.0, Offset.offset(5 * sigma * sigma / Math.sqrt(n))); // fresh noise, not replayed
+        assertIndependentNormals(d1, d2, sigma); // fresh noise in the reused buffers, not replayed
         double[] firstPiece = Arrays.copyOfRange(d1, 0, 100); // the pieces come from distinct streams
         assertThat(firstPiece).isNotEqualTo(Arrays.copyOfRange(d1, piece, piece + 100));
     }
