@@ -114,6 +114,47 @@ public final class SecureRandomBits implements RandomBits {
         }
     }
 
+    /*
+     * Reading the keystream in place (the vector sampler, issue 32): the words from byte offset bytePosition() up to
+     * byteLimit() of keystream() are the next ones nextLong() would return, in order. A reader takes them with
+     * wordAt, then marks them used with consumeTo; nothing is copied, and no word is returned twice.
+     */
+
+    /** The keystream buffer (read only between {@link #bytePosition()} and {@link #byteLimit()}). */
+    byte[] keystream() {
+        return stream;
+    }
+
+    /** The byte offset in {@link #keystream()} of the next unused word. */
+    int bytePosition() {
+        return position;
+    }
+
+    /** The byte offset in {@link #keystream()} where the current request's words end. */
+    int byteLimit() {
+        return requestBytes;
+    }
+
+    /** Marks the words before byte offset {@code p} used; {@code p} lies on a word between the position and the limit. */
+    void consumeTo(int p) {
+        if (p < position || p > requestBytes || (p & (Long.BYTES - 1)) != 0) {
+            throw new IllegalArgumentException("cannot consume to byte " + p + " from " + position + " of " + requestBytes);
+        }
+        position = p;
+    }
+
+    /** Starts the next request when every word of this one is used, so that at least one word is unused. */
+    void ensureWords() {
+        if (position == requestBytes) {
+            refill();
+        }
+    }
+
+    /** The word at byte offset {@code p} of {@code keystream}, as {@link #nextLong()} reads it. */
+    static long wordAt(byte[] keystream, int p) {
+        return (long) LONGS.get(keystream, p);
+    }
+
     private void refill() {
         if (requestsLeft == 0) {
             seeder.nextBytes(state);

@@ -24,9 +24,9 @@ final class Ziggurat {
     private static final double[] X = new double[LAYERS + 1];
     private static final double[] F = new double[LAYERS + 1];
     /** {@code W[i] = X[i] 2^-53}, exact: the abscissa of a 53-bit integer {@code m} in layer i is {@code m W[i]}. */
-    private static final double[] W = new double[LAYERS];
+    static final double[] W = new double[LAYERS];
     /** The least {@code m} whose abscissa {@code m W[i]} is not below {@code X[i+1]}: the rectangle test as integers. */
-    private static final long[] INSIDE = new long[LAYERS];
+    static final long[] INSIDE = new long[LAYERS];
     private static final double AREA;
     private static final double RESIDUAL;
 

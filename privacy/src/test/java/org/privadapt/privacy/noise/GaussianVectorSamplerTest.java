@@ -107,6 +107,11 @@ class GaussianVectorSamplerTest {
 
     /** Secure bits (the secure code paths) keyed from a seeded key source, so that a test is repeatable. */
     private static SecureRandomBits repeatableSecureBits(long seed) {
+        return repeatableSecureBits(seed, SecureRandomBits.REQUEST_BYTES, SecureRandomBits.REQUESTS_PER_SEED);
+    }
+
+    /** {@link #repeatableSecureBits(long)} with the given request size and requests per key. */
+    private static SecureRandomBits repeatableSecureBits(long seed, int requestBytes, int requestsPerSeed) {
         SecureRandom keys = new SecureRandom() {
             private static final long serialVersionUID = 1L;
             private final transient SplittableRandom random = new SplittableRandom(seed);
@@ -118,7 +123,33 @@ class GaussianVectorSamplerTest {
                 }
             }
         };
-        return new SecureRandomBits(keys, SecureRandomBits.REQUEST_BYTES, SecureRandomBits.REQUESTS_PER_SEED);
+        return new SecureRandomBits(keys, requestBytes, requestsPerSeed);
+    }
+
+    @Test
+    void secureKeystreamReadInPlaceGivesTheReferenceNoiseFromTheSameWords() {
+        // secure bits are read where the cipher wrote them, four words a coordinate when all four fall in their
+        // rectangles; the doubles and the stream's next word equal one nextLong() per word (the reference), bit for
+        // bit, also when coordinates straddle requests (5-word requests: every one does) and across new keys
+        for (int requestBytes : new int[] {SecureRandomBits.REQUEST_BYTES, 256, 40}) {
+            for (int length : new int[] {0, 1, 7, 1000, 5000, 20_000}) {
+                long seed = requestBytes + 31L * length;
+                double[] fast = new double[length];
+                double[] slow = new double[length];
+                for (int i = 0; i < length; i++) {
+                    fast[i] = slow[i] = 0.5 * i - 7.0;
+                }
+                SecureRandomBits fastBits = repeatableSecureBits(seed, requestBytes, 3);
+                SecureRandomBits slowBits = repeatableSecureBits(seed, requestBytes, 3);
+                new GaussianVectorSampler(fastBits, 1).addNoise(fast, 1.3);
+                ReferenceHardenedNoise.addNoise(slowBits, slow, 1.3);
+                for (int i = 0; i < length; i++) {
+                    assertThat(Double.doubleToRawLongBits(fast[i])).as("request %d, length %d, coordinate %d",
+                            requestBytes, length, i).isEqualTo(Double.doubleToRawLongBits(slow[i]));
+                }
+                assertThat(fastBits.nextLong()).as("stream state after length %d", length).isEqualTo(slowBits.nextLong());
+            }
+        }
     }
 
     private static double[][] filled(int[] lengths, double value) {
