@@ -413,13 +413,13 @@ public final class GaussianVectorSampler {
                     p += 4 * Long.BYTES;
                 } else {
                     s.consumeTo(p);
-                    v[i] += half * standard(slow.direct(s));
+                    v[i] += half * standardInPlace(s, ks, slow);
                     p = s.bytePosition(); // a request may have ended and the next begun (the same buffer)
                 }
             }
             if (i < to) { // fewer than four words left in this request
                 s.consumeTo(p);
-                v[i] += half * standard(slow.direct(s));
+                v[i] += half * standardInPlace(s, ks, slow);
                 i++;
             } else {
                 s.consumeTo(p);
@@ -427,14 +427,34 @@ public final class GaussianVectorSampler {
         }
     }
 
+    /**
+     * {@code Z1 + Z2 + Z3 + Z4} from {@code s}'s next words, one draw at a time: a draw whose word falls in its
+     * rectangle is computed in place, any other by {@link Ziggurat#next(LongCursor)} from that word on (which takes
+     * its further words with {@code nextLong()}, starting a new request when one ends).
+     */
+    private static double standardInPlace(SecureRandomBits s, byte[] ks, LongCursor slow) {
+        double sum = 0;
+        for (int k = 0; k < 4; k++) {
+            s.ensureWords();
+            int p = s.bytePosition();
+            long u = SecureRandomBits.wordAt(ks, p);
+            int layer = (int) u & 0xff;
+            long m = u >>> 11;
+            double z;
+            if (m < Ziggurat.INSIDE[layer]) {
+                z = signed(m * Ziggurat.W[layer], u);
+                s.consumeTo(p + Long.BYTES);
+            } else {
+                z = Ziggurat.next(slow.direct(s)); // reads the word u again, then what it needs after it
+            }
+            sum = k == 0 ? z : sum + z; // ((Z1 + Z2) + Z3) + Z4, as the reference adds them
+        }
+        return sum;
+    }
+
     /** {@code x} with bit 8 of the word {@code u} as its sign, as {@link Ziggurat#next(LongCursor)} applies it. */
     private static double signed(double x, long u) {
         return Double.longBitsToDouble(Double.doubleToRawLongBits(x) ^ ((u & 0x100) << 55));
-    }
-
-    /** {@code Z1 + Z2 + Z3 + Z4} from the cursor's next words. */
-    private static double standard(LongCursor cursor) {
-        return Ziggurat.next(cursor) + Ziggurat.next(cursor) + Ziggurat.next(cursor) + Ziggurat.next(cursor);
     }
 
     private double hardened(RandomBits stream) {
