@@ -60,20 +60,23 @@ final class DpSgdBench {
         double base = median(() -> SgdTrainer.train(init, x, y, EPOCHS, batch, "sgd", 0.05, "constant", 0, 1));
         cells.add(new Cell(shape, batch, "non-private SGD (shuffled batches, mean gradient)", base, 1.0, Double.NaN));
         DpSgdConfig noNoise = new DpSgdConfig(1.0, 0.0, q, batch, steps, 256, "sgd", 0.05, "constant", 0, 1);
-        double clipOnly = median(() -> DpSgdTrainer.train(init, x, y, noNoise, seeded(1)));
+        DpSgdConfig noisy = noNoise.withNoiseMultiplier(1.0);
+        // the default (secure) is timed against the zero-noise training in alternating pairs, and its ratio is the
+        // median of the pairs' ratios: the machine's speed drifts by 10-40 % within a minute here, which made a
+        // ratio of two medians timed a minute apart move by as much. It is also timed before the seeded variant: a
+        // private run trains with secure noise alone, and a variant timed after others in the same JVM runs code
+        // compiled for their profile (the secure sparse epoch took 1.2-1.3x as long after seeded trainings)
+        NoiseAndSampling secureBits = new SessionRandomness(NoiseSource.secure()); // one source, as a training run has
+        double[] paired = pairedMedians(() -> DpSgdTrainer.train(init, x, y, noNoise, seeded(1)),
+                () -> DpSgdTrainer.train(init, x, y, noisy, secureBits));
+        double clipOnly = paired[0];
         cells.add(new Cell(shape, batch, "DP-SGD machinery only (Poisson sampling, per-example clipping, zero noise)",
                 clipOnly, clipOnly / base, 1.0));
-        DpSgdConfig noisy = noNoise.withNoiseMultiplier(1.0);
-        // the default (secure) before the seeded variant: a private run trains with secure noise alone, and a variant
-        // timed after others in the same JVM runs code compiled for their profile (measured: the secure epoch on
-        // the sparse shape took 1.2-1.3x as long after seeded trainings as in a fresh JVM)
-        NoiseAndSampling secureBits = new SessionRandomness(NoiseSource.secure()); // one source, as a training run has
-        double secure = median(() -> DpSgdTrainer.train(init, x, y, noisy, secureBits));
         double seededNoise = median(() -> DpSgdTrainer.train(init, x, y, noisy, seeded(2)));
         cells.add(new Cell(shape, batch, "DP-SGD, hardened Gaussian noise from seeded bits (NOT private)", seededNoise,
                 seededNoise / base, seededNoise / clipOnly));
-        cells.add(new Cell(shape, batch, "DP-SGD, hardened Gaussian noise from AES-256-CTR (the default)", secure,
-                secure / base, secure / clipOnly));
+        cells.add(new Cell(shape, batch, "DP-SGD, hardened Gaussian noise from AES-256-CTR (the default)", paired[1],
+                paired[1] / base, paired[2]));
         return cells;
     }
 
@@ -122,7 +125,7 @@ final class DpSgdBench {
         StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "One epoch (1/q steps) of DP-SGD, timed over a training of " + EPOCHS + " epochs (as a training uses its data: "
                 + "a dense matrix is gathered from a row-major copy made once); sparse shape: "
                 + "%d-50-2 ReLU network (%d parameters) on %s; dense shape: %d parameters; median of 5 epochs after at least "
-                + "three warm-ups and 1.5 s; %d cores. 'x zero noise' divides by the same epoch with the noise left out.%n%n",
+                + "three warm-ups and 1.5 s; %d cores. 'x zero noise' divides by the same epoch with the noise left out; for secure noise it is the median ratio of 7 alternating pairs of the two trainings.%n%n",
                 x.cols(), init.parameterCount(), dataName, dense.parameterCount(), Runtime.getRuntime().availableProcessors()));
         md.append("| shape | expected batch | variant | epoch (ms) | x non-private | x zero noise |\n|---|---:|---|---:|---:|---:|\n");
         for (Cell c : cells) {
@@ -206,6 +209,36 @@ final class DpSgdBench {
 
     /** Epochs per timed training; the tables report one epoch (the time divided by this). */
     static final int EPOCHS = 3;
+
+    /**
+     * Two trainings timed in alternating pairs after both are warmed up (as {@link #median}): the median epoch of
+     * each, in ms, and the median of the pairs' ratios b / a.
+     */
+    private static double[] pairedMedians(Runnable a, Runnable b) {
+        long warmupStart = System.nanoTime();
+        for (int i = 0; i < 3 || System.nanoTime() - warmupStart < 3_000_000_000L; i++) {
+            a.run();
+            b.run();
+        }
+        int pairs = 7;
+        double[] ma = new double[pairs];
+        double[] mb = new double[pairs];
+        double[] ratio = new double[pairs];
+        for (int i = 0; i < pairs; i++) {
+            long t0 = System.nanoTime();
+            a.run();
+            long t1 = System.nanoTime();
+            b.run();
+            long t2 = System.nanoTime();
+            ma[i] = (t1 - t0) / 1e6 / EPOCHS;
+            mb[i] = (t2 - t1) / 1e6 / EPOCHS;
+            ratio[i] = mb[i] / ma[i];
+        }
+        Arrays.sort(ma);
+        Arrays.sort(mb);
+        Arrays.sort(ratio);
+        return new double[] {ma[pairs / 2], mb[pairs / 2], ratio[pairs / 2]};
+    }
 
     /** The median time of one epoch, in ms: a training of {@value #EPOCHS} epochs, timed and divided. */
     private static double median(Runnable epoch) {
