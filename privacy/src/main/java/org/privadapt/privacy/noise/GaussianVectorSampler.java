@@ -54,7 +54,12 @@ public final class GaussianVectorSampler {
     private final LongCursor direct = new LongCursor(0);
     /** Secure bits only: the helper threads' streams, split from {@link #bits} on first need and reused. */
     private RandomBits[] helperStreams = new RandomBits[0];
-    /** Secure bits only: {@link #drawAhead}'s buffers (reused while the lengths stay the same) and its last draw. */
+    /**
+     * Secure bits only: {@link #drawAhead}'s helper stream (its own split, never one of {@link #helperStreams}: a draw
+     * ahead may still be running while {@link #addNoise} hands those to the pool), its buffers (reused while the
+     * lengths stay the same) and its last draw.
+     */
+    private RandomBits aheadStream;
     private double[][] aheadBuffers = new double[0][];
     private Ahead pending;
 
@@ -164,10 +169,10 @@ public final class GaussianVectorSampler {
                 aheadBuffers[a] = new double[lengths[a]];
             }
         }
-        if (helperStreams.length == 0) {
-            helperStreams = new RandomBits[] {bits.split()};
+        if (aheadStream == null) {
+            aheadStream = bits.split();
         }
-        Ahead ahead = new Ahead(aheadBuffers, sigma, helperStreams[0]);
+        Ahead ahead = new Ahead(aheadBuffers, sigma, aheadStream);
         pending = ahead;
         ForkJoinPool.commonPool().execute(ahead::helperWork);
         return ahead;

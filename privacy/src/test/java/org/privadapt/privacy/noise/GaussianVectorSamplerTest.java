@@ -207,6 +207,21 @@ class GaussianVectorSamplerTest {
     }
 
     @Test
+    void noiseAddedInPlaceWhileADrawAheadIsPendingComesFromOtherStreams() {
+        // a draw ahead may still be running on a pool thread when the same sampler adds noise in place (a caller
+        // that uses one source for two releases): the two must not share a stream, or they could read the same words
+        assumeTrue(CORES >= 2, "drawing ahead needs a second core");
+        GaussianVectorSampler sampler = new GaussianVectorSampler(repeatableSecureBits(65), CORES);
+        int n = 6 * GaussianVectorSampler.SECURE_PIECE;
+        GaussianVectorSampler.Ahead pending = sampler.drawAhead(new int[] {n}, 1.0);
+        double[] inPlace = new double[n];
+        sampler.addNoise(inPlace, 1.0);
+        double[][] ahead = filled(new int[] {n}, 0.0);
+        pending.addTo(ahead);
+        assertIndependentNormals(inPlace, ahead[0], 1.0);
+    }
+
+    @Test
     void noiseDrawnAheadAndNotAddedIsGivenUpByTheNextDraw() {
         assumeTrue(CORES >= 2, "drawing ahead needs a second core");
         GaussianVectorSampler sampler = new GaussianVectorSampler(repeatableSecureBits(64), CORES);
