@@ -105,14 +105,23 @@ public final class AdversarialTrainer {
         double qt = Math.min(1.0, (double) c.batch() / xt.rows());
         // the target's noise is drawn ahead on the other core through the non-private steps around it, on sparse
         // input with secure bits (issue 32; as DpSgdTrainer): the same noise, independent of the data
+        // (G-DPDA: the source's two steps likewise, each step's noise drawn through the step before it)
+        double sd = c.sigma() * c.clip();
         boolean targetAhead = targetPrivate && xt.isSparse() && c.mode() != Mode.NN;
-        GaussianVectorSampler.Ahead targetNoise = targetAhead && c.iterations() > 0
-                ? targetRnd.gaussianAhead(noiseLengths(net.targetDomainHead(), net.trunk()), c.sigma() * c.clip()) : null;
+        GaussianVectorSampler.Ahead targetNoise = targetAhead
+                ? targetRnd.gaussianAhead(noiseLengths(net.targetDomainHead(), net.trunk()), sd) : null;
+        boolean sourceAhead = sourcePrivate && xs.isSparse();
+        GaussianVectorSampler.Ahead labelNoise = sourceAhead
+                ? sourceRnd.gaussianAhead(noiseLengths(net.labelHead(), net.trunk()), sd) : null;
+        GaussianVectorSampler.Ahead sourceDomainNoise = null;
         for (long t = 0; t < c.iterations(); t++) {
             double nu = nu(t, c.iterations());
             // 1. label step on the source: (theta_f, theta_y)
             int[] b1 = poisson(xs.rows(), qs, sourceRnd);
-            Map<DenseLayer, PerExample.Grad> g1 = labelStep(net, xs, ys, b1, c, sourcePrivate, sourceRnd);
+            Map<DenseLayer, PerExample.Grad> g1 = labelStep(net, xs, ys, b1, c, sourcePrivate, sourceRnd, labelNoise);
+            if (labelNoise != null) {
+                sourceDomainNoise = sourceRnd.gaussianAhead(noiseLengths(net.sourceDomainHead(), net.trunk()), sd);
+            }
             apply(g1, c.lr1(), 1.0, net.trunk());
             if (c.mode() == Mode.NN) {
                 continue;
@@ -123,12 +132,17 @@ public final class AdversarialTrainer {
                     targetNoise);
             if (targetNoise != null) {
                 targetNoise = t + 1 < c.iterations()
-                        ? targetRnd.gaussianAhead(noiseLengths(net.targetDomainHead(), net.trunk()), c.sigma() * c.clip()) : null;
+                        ? targetRnd.gaussianAhead(noiseLengths(net.targetDomainHead(), net.trunk()), sd) : null;
             }
             apply(g2, c.lr2(), -nu, net.trunk());
             // 3. source domain step: (theta_ds, theta_f)
             int[] b3 = poisson(xs.rows(), qs, sourceRnd);
-            Map<DenseLayer, PerExample.Grad> g3 = domainStep(net, net.sourceDomainHead(), xs, b3, 0, c, sourcePrivate, sourceRnd);
+            Map<DenseLayer, PerExample.Grad> g3 = domainStep(net, net.sourceDomainHead(), xs, b3, 0, c, sourcePrivate, sourceRnd,
+                    sourceDomainNoise);
+            if (sourceDomainNoise != null) {
+                labelNoise = t + 1 < c.iterations()
+                        ? sourceRnd.gaussianAhead(noiseLengths(net.labelHead(), net.trunk()), sd) : null;
+            }
             apply(g3, c.lr2(), -nu, net.trunk());
         }
         return net;
@@ -151,6 +165,15 @@ public final class AdversarialTrainer {
     /** L_y on the batch through G_y and G_f: the summed (clipped, noised when private) gradient divided by M. */
     public static Map<DenseLayer, PerExample.Grad> labelStep(AdversarialNetwork net, FeatureMatrix xs, int[] ys, int[] batch, Config c,
                                                      boolean dp, NoiseAndSampling rnd) {
+        return labelStep(net, xs, ys, batch, c, dp, rnd, null);
+    }
+
+    /**
+     * {@link #labelStep(AdversarialNetwork, FeatureMatrix, int[], int[], Config, boolean, NoiseAndSampling)} with the
+     * noise drawn ahead ({@code noise}, for {@link #noiseLengths} of the label head and the trunk; null: drawn here).
+     */
+    static Map<DenseLayer, PerExample.Grad> labelStep(AdversarialNetwork net, FeatureMatrix xs, int[] ys, int[] batch, Config c,
+                                              boolean dp, NoiseAndSampling rnd, GaussianVectorSampler.Ahead noise) {
         List<PerExample.Piece> pieces = new ArrayList<>();
         if (batch.length > 0) {
             FeatureMatrix x = xs.selectRows(batch);
@@ -167,7 +190,7 @@ public final class AdversarialTrainer {
         }
         List<DenseLayer> reach = new ArrayList<>(net.labelHead().layers());
         reach.addAll(net.trunk().layers());
-        return release(pieces, reach, net.labelHead().layers(), c, dp, rnd);
+        return release(pieces, reach, net.labelHead().layers(), c, dp, rnd, noise);
     }
 
     /**

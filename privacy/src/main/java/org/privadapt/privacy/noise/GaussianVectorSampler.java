@@ -46,6 +46,9 @@ public final class GaussianVectorSampler {
      */
     static final int AHEAD_PIECE = 1 << 13;
 
+    /** The most shapes of vectors whose {@link #drawAhead} buffers a sampler keeps. */
+    static final int AHEAD_SHAPES = 4;
+
     /** Coordinates per bulk read of words (4 words each: 32 KiB of buffer). */
     static final int BLOCK = 1 << 10;
 
@@ -56,11 +59,11 @@ public final class GaussianVectorSampler {
     private RandomBits[] helperStreams = new RandomBits[0];
     /**
      * Secure bits only: {@link #drawAhead}'s helper stream (its own split, never one of {@link #helperStreams}: a draw
-     * ahead may still be running while {@link #addNoise} hands those to the pool), its buffers (reused while the
-     * lengths stay the same) and its last draw.
+     * ahead may still be running while {@link #addNoise} hands those to the pool), its buffers (a set per shape, for
+     * up to {@value #AHEAD_SHAPES} shapes, reused by later draws of that shape: DPDA alternates two) and its last draw.
      */
     private RandomBits aheadStream;
-    private double[][] aheadBuffers = new double[0][];
+    private final List<double[][]> aheadBuffers = new ArrayList<>();
     private Ahead pending;
 
     /** A sampler using up to {@code Runtime.availableProcessors()} threads. */
@@ -136,8 +139,8 @@ public final class GaussianVectorSampler {
      * Starts drawing {@code sigma (Z1 + Z2 + Z3 + Z4) / 2} for vectors of the given lengths on another core, so that
      * the caller can do other work meanwhile (DP-SGD: compute the step's clipped sum) and then add the noise with
      * {@link Ahead#addTo}, drawing the pieces the other core has not reached itself. A draw not yet added when the
-     * next one starts is given up (its {@code addTo} then fails): the next one reuses its buffers. The noise is the same
-     * construction as {@link #addNoise} and independent of anything the caller computes in between, so adding it
+     * next one starts is given up (its {@code addTo} then fails): a later draw of its shape reuses its buffers. The
+     * noise is the same construction as {@link #addNoise} and independent of anything the caller computes in between, so adding it
      * later gives the same distribution; only secure bits allow this, because the words are then taken from two
      * streams in an order that depends on timing (with seeded bits the result would no longer be reproducible).
      *
@@ -163,16 +166,26 @@ public final class GaussianVectorSampler {
             pending.used = true;
             pending = null;
         }
-        if (!sameLengths(aheadBuffers, lengths)) {
-            aheadBuffers = new double[lengths.length][];
-            for (int a = 0; a < lengths.length; a++) {
-                aheadBuffers[a] = new double[lengths[a]];
+        double[][] buffers = null;
+        for (int k = 0; k < aheadBuffers.size() && buffers == null; k++) {
+            if (sameLengths(aheadBuffers.get(k), lengths)) {
+                buffers = aheadBuffers.remove(k);
             }
+        }
+        if (buffers == null) {
+            buffers = new double[lengths.length][];
+            for (int a = 0; a < lengths.length; a++) {
+                buffers[a] = new double[lengths[a]];
+            }
+        }
+        aheadBuffers.add(0, buffers); // most recently used first; the least recently used shape is dropped
+        if (aheadBuffers.size() > AHEAD_SHAPES) {
+            aheadBuffers.remove(AHEAD_SHAPES);
         }
         if (aheadStream == null) {
             aheadStream = bits.split();
         }
-        Ahead ahead = new Ahead(aheadBuffers, sigma, aheadStream);
+        Ahead ahead = new Ahead(buffers, sigma, aheadStream);
         pending = ahead;
         ForkJoinPool.commonPool().execute(ahead::helperWork);
         return ahead;
