@@ -287,14 +287,15 @@ public final class AdversarialTrainer {
                     arrays.add(g.b());
                 }
             }
-            noise.addTo(arrays.toArray(new double[0][]));
+            noise.addTo(arrays.toArray(new double[0][]), 1.0 / c.batch()); // (sum + noise) / M in one pass
+            return sum;
         }
         for (DenseLayer l : reach) { // a fixed order: the noise each layer gets must not depend on hash order
             PerExample.Grad g = sum.get(l);
             if (g == null) {
                 continue;
             }
-            if (dp && noise == null) {
+            if (dp) {
                 rnd.addGaussian(g.w().data(), c.sigma() * c.clip());
                 rnd.addGaussian(g.b(), c.sigma() * c.clip());
             }

@@ -165,15 +165,17 @@ public final class DpSgdTrainer {
             Gradients sum = cs.sum();
             double lossSum = cs.lossSum();
             if (noise != null) {
-                noise.addTo(sum.arrays());
+                noise.addTo(sum.arrays(), 1.0 / c.normaliser()); // (sum + noise) / normaliser in one pass
                 // the next step's noise starts on the other core during this step's update and the next sampling
                 next = step + 1 < c.steps() ? rnd.gaussianAhead(lengths, sigma) : null;
-            } else if (sigma > 0) {
-                for (double[] a : sum.arrays()) {
-                    rnd.addGaussian(a, sigma);
+            } else {
+                if (sigma > 0) {
+                    for (double[] a : sum.arrays()) {
+                        rnd.addGaussian(a, sigma);
+                    }
                 }
+                sum.scaleInPlace(1.0 / c.normaliser());
             }
-            sum.scaleInPlace(1.0 / c.normaliser());
             if (c.weightDecay() > 0) {
                 addWeightDecay(sum, net, c.weightDecay());
             }

@@ -256,8 +256,12 @@ public final class GaussianVectorSampler {
                         double[] v = buffers[pieceArray[p]];
                         int from = pieceFrom[p];
                         int to = Math.min(v.length, from + AHEAD_PIECE);
-                        Arrays.fill(v, from, to, 0.0);
-                        fill(v, from, to, stream, sigma);
+                        if (stream instanceof SecureRandomBits secure) {
+                            fillInPlace(v, from, to, secure, sigma, true); // written over: no pass to clear it first
+                        } else {
+                            Arrays.fill(v, from, to, 0.0);
+                            fill(v, from, to, stream, sigma);
+                        }
                     }
                 } catch (RuntimeException | Error e) {
                     failure = e;
@@ -289,6 +293,14 @@ public final class GaussianVectorSampler {
          * @throws IllegalArgumentException if the targets' lengths differ from those the noise was drawn for
          */
         public void addTo(double[][] targets) {
+            addTo(targets, 1.0);
+        }
+
+        /**
+         * {@link #addTo(double[][])} and then multiplies every target coordinate by {@code scale}, in one pass:
+         * {@code t = (t + noise) * scale}, the same doubles as adding and then scaling.
+         */
+        public void addTo(double[][] targets, double scale) {
             if (used) {
                 throw new IllegalStateException("this noise was already added or given up for a later draw; draw fresh "
                         + "noise for every release");
@@ -310,8 +322,14 @@ public final class GaussianVectorSampler {
             for (int a = 0; a < targets.length; a++) {
                 double[] t = targets[a];
                 double[] n = buffers[a];
-                for (int i = 0; i < t.length; i++) {
-                    t[i] += n[i];
+                if (scale == 1.0) {
+                    for (int i = 0; i < t.length; i++) {
+                        t[i] += n[i];
+                    }
+                } else {
+                    for (int i = 0; i < t.length; i++) {
+                        t[i] = (t[i] + n[i]) * scale;
+                    }
                 }
             }
         }
@@ -379,7 +397,7 @@ public final class GaussianVectorSampler {
      */
     private static void fill(double[] v, int from, int to, RandomBits stream, double sigma) {
         if (stream instanceof SecureRandomBits secure) {
-            fillInPlace(v, from, to, secure, sigma);
+            fillInPlace(v, from, to, secure, sigma, false);
             return;
         }
         double half = 0.5 * sigma;
@@ -399,9 +417,10 @@ public final class GaussianVectorSampler {
      * coordinate whose four words all fall in their rectangles (94 %) is computed here, exactly as
      * {@link Ziggurat#next(LongCursor)} computes each draw; any other, and any whose four words straddle the end of a
      * request, is drawn by {@link Ziggurat#next(LongCursor)} from the same position. So every value, and the words
-     * used, equal one {@code nextLong()} per word, as in {@link #fill}.
+     * used, equal one {@code nextLong()} per word, as in {@link #fill}. With {@code overwrite} the noise is written
+     * over {@code v[from, to)} as if it were added to zeros (0.0 + x, as before: the same doubles).
      */
-    private static void fillInPlace(double[] v, int from, int to, SecureRandomBits s, double sigma) {
+    private static void fillInPlace(double[] v, int from, int to, SecureRandomBits s, double sigma, boolean overwrite) {
         double half = 0.5 * sigma;
         LongCursor slow = new LongCursor(0);
         long[] inside = Ziggurat.INSIDE;
@@ -426,18 +445,18 @@ public final class GaussianVectorSampler {
                 long m2 = u2 >>> 11;
                 long m3 = u3 >>> 11;
                 if ((m0 - inside[l0] & m1 - inside[l1] & m2 - inside[l2] & m3 - inside[l3]) < 0) { // all four inside
-                    v[i] += half * (signed(m0 * width[l0], u0) + signed(m1 * width[l1], u1) + signed(m2 * width[l2], u2)
+                    v[i] = (overwrite ? 0.0 : v[i]) + half * (signed(m0 * width[l0], u0) + signed(m1 * width[l1], u1) + signed(m2 * width[l2], u2)
                             + signed(m3 * width[l3], u3));
                     p += 4 * Long.BYTES;
                 } else {
                     s.consumeTo(p);
-                    v[i] += half * standardInPlace(s, ks, slow);
+                    v[i] = (overwrite ? 0.0 : v[i]) + half * standardInPlace(s, ks, slow);
                     p = s.bytePosition(); // a request may have ended and the next begun (the same buffer)
                 }
             }
             if (i < to) { // fewer than four words left in this request
                 s.consumeTo(p);
-                v[i] += half * standardInPlace(s, ks, slow);
+                v[i] = (overwrite ? 0.0 : v[i]) + half * standardInPlace(s, ks, slow);
                 i++;
             } else {
                 s.consumeTo(p);
