@@ -60,6 +60,7 @@ public final class SecureRandomBits implements RandomBits {
     /** A generator keyed from the process-wide {@code DRBG} {@link SecureRandom}. */
     public SecureRandomBits() {
         this(Seeder.INSTANCE, REQUEST_BYTES, REQUESTS_PER_SEED);
+        CipherWarmUp.start();
     }
 
     /** For tests: a given seeder (which supplies key and counter) and request sizes. */
@@ -192,6 +193,62 @@ public final class SecureRandomBits implements RandomBits {
     @Override
     public SecureRandomBits split() {
         return new SecureRandomBits(seeder, requestBytes, requestsPerSeed);
+    }
+
+    /**
+     * The JDK compiles its AES-CTR intrinsic into the cipher's call path only once that path has been called some
+     * thousands of times; at 64 KiB a request that takes the first second or more of a run, during which the keystream
+     * comes from the JDK's byte-at-a-time Java loop at about 0.3 GB/s instead of several GB/s (issue 32: measured on
+     * 2026-11-27, 1.25 s at 0.3 GB/s before the first fast request). So the first generator of a process starts a
+     * daemon thread that makes 30,000 small requests of a cipher of its own, under an all-zero key whose output is
+     * thrown away (about 0.2 s of the other core): the call path is then compiled before the real streams need it.
+     * Nothing it computes reaches any output.
+     */
+    static final class CipherWarmUp {
+        static final int REQUESTS = 30_000;
+        private static final java.util.concurrent.atomic.AtomicBoolean STARTED = new java.util.concurrent.atomic.AtomicBoolean();
+        private static final java.util.concurrent.atomic.AtomicInteger THREADS = new java.util.concurrent.atomic.AtomicInteger();
+        private static volatile boolean done;
+
+        private CipherWarmUp() {
+        }
+
+        static void start() {
+            if (STARTED.compareAndSet(false, true)) {
+                THREADS.incrementAndGet();
+                Thread t = new Thread(CipherWarmUp::run, "privadapt-aes-warm-up");
+                t.setDaemon(true);
+                t.setPriority(Thread.MIN_PRIORITY);
+                t.start();
+            }
+        }
+
+        /** How many warm-up threads this process has started (for tests: one at most). */
+        static int threads() {
+            return THREADS.get();
+        }
+
+        /** Whether the warm-up has run to its end (for tests). */
+        static boolean done() {
+            return done;
+        }
+
+        private static void run() {
+            try {
+                Cipher c = Cipher.getInstance("AES/CTR/NoPadding");
+                c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(new byte[KEY_BYTES], "AES"),
+                        new IvParameterSpec(new byte[COUNTER_BYTES]));
+                byte[] in = new byte[64];
+                byte[] out = new byte[64];
+                for (int i = 0; i < REQUESTS; i++) {
+                    c.update(in, 0, in.length, out, 0);
+                }
+            } catch (GeneralSecurityException e) {
+                // no warm-up: the real streams are unaffected, only slower at first
+            } finally {
+                done = true;
+            }
+        }
     }
 
     private static final class Seeder {

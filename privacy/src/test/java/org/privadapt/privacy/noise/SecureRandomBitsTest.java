@@ -141,4 +141,16 @@ class SecureRandomBitsTest {
         }
         assertThatThrownBy(() -> bulk.nextLongs(new long[4], 2, 3)).isInstanceOf(IndexOutOfBoundsException.class);
     }
+
+    @Test
+    void theFirstGeneratorWarmsTheCipherUpOnADaemonThreadOnce() throws InterruptedException {
+        new SecureRandomBits();
+        new SecureRandomBits();
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (!SecureRandomBits.CipherWarmUp.done() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(SecureRandomBits.CipherWarmUp.done()).isTrue();
+        assertThat(SecureRandomBits.CipherWarmUp.threads()).isEqualTo(1); // once per process, however many generators
+    }
 }
