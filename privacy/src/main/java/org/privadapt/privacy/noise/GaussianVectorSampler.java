@@ -159,13 +159,7 @@ public final class GaussianVectorSampler {
         if (!bits.isSecure() || parallelism < 2) {
             return null;
         }
-        if (pending != null) {
-            // an earlier draw left unused (its caller failed): its helper must be done with the buffers, and its noise
-            // is never handed out, since the buffers now belong to this draw
-            pending.complete();
-            pending.used = true;
-            pending = null;
-        }
+        givePendingUp();
         double[][] buffers = null;
         for (int k = 0; k < aheadBuffers.size() && buffers == null; k++) {
             if (sameLengths(aheadBuffers.get(k), lengths)) {
@@ -185,10 +179,55 @@ public final class GaussianVectorSampler {
         if (aheadStream == null) {
             aheadStream = bits.split();
         }
-        Ahead ahead = new Ahead(buffers, sigma, aheadStream);
+        Ahead ahead = new Ahead(buffers, lengths.clone(), sigma, aheadStream);
         pending = ahead;
         ForkJoinPool.commonPool().execute(ahead::helperWork);
         return ahead;
+    }
+
+    /**
+     * {@link #drawAhead} into the caller's own buffer: {@code sigma (Z1 + Z2 + Z3 + Z4) / 2} is written over
+     * {@code buffer[0, count)} (the rest of it is left alone) on another core while the caller works, and
+     * {@link Ahead#await} draws what is left and waits for the rest. For a caller that uses the noise piece by piece
+     * (DP-SGD's deferred noise for the rows a sparse batch does not read): the buffer is the caller's, and so is the
+     * duty to use each value once and to read none before {@code await} returns. A draw not yet awaited when the next
+     * one starts is given up (its {@code await} then fails), and the buffer must not be read.
+     *
+     * @return null when the bits are not secure or the sampler has one thread, as for {@link #drawAhead}
+     * @throws IllegalArgumentException if {@code count} is outside {@code [0, buffer.length]} or {@code sigma} is not
+     * finite and > 0
+     */
+    public Ahead drawAheadInto(double[] buffer, int count, double sigma) {
+        if (!(sigma > 0) || sigma == Double.POSITIVE_INFINITY) {
+            throw new IllegalArgumentException("sigma must be finite and > 0, got " + sigma);
+        }
+        if (buffer == null || count < 0 || count > buffer.length) {
+            throw new IllegalArgumentException("cannot draw " + count + " coordinates into a buffer of "
+                    + (buffer == null ? "null" : buffer.length));
+        }
+        if (!bits.isSecure() || parallelism < 2) {
+            return null;
+        }
+        givePendingUp();
+        if (aheadStream == null) {
+            aheadStream = bits.split();
+        }
+        Ahead ahead = new Ahead(new double[][] {buffer}, new int[] {count}, sigma, aheadStream);
+        pending = ahead;
+        ForkJoinPool.commonPool().execute(ahead::helperWork);
+        return ahead;
+    }
+
+    /**
+     * An earlier draw left unused (its caller failed, or moved on): its helper must be done with the buffers, and its
+     * noise is never handed out, since the buffers may now belong to a new draw.
+     */
+    private void givePendingUp() {
+        if (pending != null) {
+            pending.complete();
+            pending.used = true;
+            pending = null;
+        }
     }
 
     private static boolean sameLengths(double[][] buffers, int[] lengths) {
@@ -211,6 +250,8 @@ public final class GaussianVectorSampler {
      */
     public final class Ahead {
         private final double[][] buffers;
+        /** How many coordinates of each buffer are drawn (from the start; all of it for {@link #drawAhead}). */
+        private final int[] lengths;
         private final double sigma;
         private final RandomBits helperStream;
         private final int[] pieceArray;
@@ -221,19 +262,20 @@ public final class GaussianVectorSampler {
         private boolean complete;
         private boolean used;
 
-        private Ahead(double[][] buffers, double sigma, RandomBits helperStream) {
+        private Ahead(double[][] buffers, int[] lengths, double sigma, RandomBits helperStream) {
             this.buffers = buffers;
+            this.lengths = lengths;
             this.sigma = sigma;
             this.helperStream = helperStream;
             int pieces = 0;
-            for (double[] b : buffers) {
-                pieces += (b.length + AHEAD_PIECE - 1) / AHEAD_PIECE;
+            for (int length : lengths) {
+                pieces += (length + AHEAD_PIECE - 1) / AHEAD_PIECE;
             }
             pieceArray = new int[pieces];
             pieceFrom = new int[pieces];
             int p = 0;
             for (int a = 0; a < buffers.length; a++) {
-                for (int from = 0; from < buffers[a].length; from += AHEAD_PIECE) {
+                for (int from = 0; from < lengths[a]; from += AHEAD_PIECE) {
                     pieceArray[p] = a;
                     pieceFrom[p++] = from;
                 }
@@ -255,7 +297,7 @@ public final class GaussianVectorSampler {
                     if (failure == null) {
                         double[] v = buffers[pieceArray[p]];
                         int from = pieceFrom[p];
-                        int to = Math.min(v.length, from + AHEAD_PIECE);
+                        int to = Math.min(lengths[pieceArray[p]], from + AHEAD_PIECE);
                         if (stream instanceof SecureRandomBits secure) {
                             fillInPlace(v, from, to, secure, sigma, true); // written over: no pass to clear it first
                         } else {
@@ -268,6 +310,34 @@ public final class GaussianVectorSampler {
                 } finally {
                     done.incrementAndGet();
                 }
+            }
+        }
+
+        /**
+         * For {@link #drawAheadInto}: draws the pieces left in the calling thread and waits for the helper's, after
+         * which the buffer's first {@code count} coordinates hold the noise, once (a second call throws).
+         *
+         * @throws IllegalStateException if this noise was already awaited or added, or given up for a later draw, or
+         * if drawing it failed
+         */
+        public void await() {
+            checkUnused();
+            finish();
+        }
+
+        private void checkUnused() {
+            if (used) {
+                throw new IllegalStateException("this noise was already added or given up for a later draw; draw fresh "
+                        + "noise for every release");
+            }
+        }
+
+        /** Completes the draw and marks it used (no longer this sampler's pending draw). */
+        private void finish() {
+            complete();
+            used = true;
+            if (pending == this) {
+                pending = null;
             }
         }
 
@@ -301,24 +371,17 @@ public final class GaussianVectorSampler {
          * {@code t = (t + noise) * scale}, the same doubles as adding and then scaling.
          */
         public void addTo(double[][] targets, double scale) {
-            if (used) {
-                throw new IllegalStateException("this noise was already added or given up for a later draw; draw fresh "
-                        + "noise for every release");
-            }
+            checkUnused();
             if (targets.length != buffers.length) {
                 throw new IllegalArgumentException(targets.length + " vectors, noise was drawn for " + buffers.length);
             }
             for (int a = 0; a < targets.length; a++) {
-                if (targets[a].length != buffers[a].length) {
+                if (targets[a].length != lengths[a]) {
                     throw new IllegalArgumentException("vector " + a + " has length " + targets[a].length
-                            + ", noise was drawn for " + buffers[a].length);
+                            + ", noise was drawn for " + lengths[a]);
                 }
             }
-            complete();
-            used = true;
-            if (pending == this) {
-                pending = null;
-            }
+            finish();
             for (int a = 0; a < targets.length; a++) {
                 double[] t = targets[a];
                 double[] n = buffers[a];

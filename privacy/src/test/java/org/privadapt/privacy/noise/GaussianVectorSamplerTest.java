@@ -207,6 +207,38 @@ class GaussianVectorSamplerTest {
     }
 
     @Test
+    void noiseDrawnAheadIntoACallersBufferFillsItsPrefixOnceAndIsGivenUpByTheNextDraw() {
+        assumeTrue(CORES >= 2, "drawing ahead needs a second core");
+        GaussianVectorSampler sampler = new GaussianVectorSampler(repeatableSecureBits(66), CORES);
+        int piece = GaussianVectorSampler.AHEAD_PIECE;
+        int count = 5 * piece + 3; // several pieces and a partial one
+        double sigma = 1.3;
+        double[] first = new double[count + 1000];
+        Arrays.fill(first, count, first.length, 7.0); // beyond the prefix: left alone
+        GaussianVectorSampler.Ahead a = sampler.drawAheadInto(first, count, sigma);
+        a.await();
+        assertThatThrownBy(a::await).isInstanceOf(IllegalStateException.class); // never the same noise twice
+        assertThatThrownBy(() -> a.addTo(new double[][] {new double[count]})).isInstanceOf(IllegalStateException.class);
+        assertThat(Arrays.copyOfRange(first, count, first.length)).containsOnly(7.0);
+        double[] second = new double[count];
+        sampler.drawAheadInto(second, count, sigma).await();
+        double[] d1 = Arrays.copyOf(first, count);
+        assertThat(Arrays.stream(d1).filter(x -> x == 0.0).count()).isZero(); // every coordinate of the prefix drawn
+        assertIndependentNormals(d1, second, sigma);
+        // a draw not awaited is given up by the next one, which may use the same buffer
+        GaussianVectorSampler.Ahead abandoned = sampler.drawAheadInto(first, count, sigma);
+        sampler.drawAheadInto(first, count, sigma).await();
+        assertThatThrownBy(abandoned::await).isInstanceOf(IllegalStateException.class);
+        GaussianVectorSampler.Ahead nothing = sampler.drawAheadInto(new double[0], 0, 1.0);
+        nothing.await(); // an empty draw (a probe) completes at once
+        assertThatThrownBy(() -> sampler.drawAheadInto(second, count + 1, sigma)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> sampler.drawAheadInto(second, -1, sigma)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> sampler.drawAheadInto(second, 1, 0.0)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(new GaussianVectorSampler(new SeededRandomBits(67), CORES).drawAheadInto(second, 1, 1.0)).isNull();
+        assertThat(new GaussianVectorSampler(repeatableSecureBits(68), 1).drawAheadInto(second, 1, 1.0)).isNull();
+    }
+
+    @Test
     void noiseAddedInPlaceWhileADrawAheadIsPendingComesFromOtherStreams() {
         // a draw ahead may still be running on a pool thread when the same sampler adds noise in place (a caller
         // that uses one source for two releases): the two must not share a stream, or they could read the same words
