@@ -96,13 +96,21 @@ public final class DpSgdTrainer {
 
     /**
      * Trains a copy of {@code init} on (x, labels) and returns it. The caller is responsible for having charged
-     * {@link #event(DpSgdConfig)} to the party's ledger before calling.
+     * {@link #event(DpSgdConfig)} to the party's ledger before calling. On sparse input with plain SGD at a constant
+     * rate and no weight decay, and secure noise that can be drawn ahead, the first layer's noise is deferred to the
+     * rows that are read ({@link DeferredRowNoise}: the same output distribution, fewer draws).
      */
     public static Result train(Network init, FeatureMatrix x, int[] labels, DpSgdConfig c, NoiseAndSampling rnd) {
         if (labels.length != x.rows()) {
             throw new IllegalArgumentException(x.rows() + " rows but " + labels.length + " labels");
         }
         FeatureMatrix xb = org.privadapt.math.RowGather.of(x, (double) c.steps() * c.samplingRate() * x.rows()); // dense batches gathered from a row-major copy (issue 32)
+        if (DeferredRowNoise.applies(x, c)) { // sparse input, plain SGD: the first layer's noise only for rows read
+            Result deferred = DeferredRowNoise.train(init, (org.privadapt.math.CsrMatrix) x, xb, labels, c, rnd);
+            if (deferred != null) {
+                return deferred;
+            }
+        }
         Workspace[] space = new Workspace[1]; // one pair of gradient buffers for the whole training, made at the first step
         return train(init, x.rows(), (net, batch, step) -> {
             if (space[0] == null) {

@@ -29,4 +29,13 @@ public interface NoiseAndSampling {
     default GaussianVectorSampler.Ahead gaussianAhead(int[] lengths, double sigma) {
         return null;
     }
+
+    /**
+     * Starts drawing N(0, sigma^2) hardened noise over {@code buffer[0, count)} ahead, on another core
+     * ({@link GaussianVectorSampler#drawAheadInto}), for a caller that uses it piece by piece; null as for
+     * {@link #gaussianAhead}.
+     */
+    default GaussianVectorSampler.Ahead gaussianAheadInto(double[] buffer, int count, double sigma) {
+        return null;
+    }
 }

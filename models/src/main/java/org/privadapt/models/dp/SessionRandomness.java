@@ -30,6 +30,11 @@ public final class SessionRandomness implements NoiseAndSampling {
     }
 
     @Override
+    public GaussianVectorSampler.Ahead gaussianAheadInto(double[] buffer, int count, double sigma) {
+        return source.vectors().drawAheadInto(buffer, count, sigma);
+    }
+
+    @Override
     public boolean isPrivate() {
         return source.isPrivate();
     }

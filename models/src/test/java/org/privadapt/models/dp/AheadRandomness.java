@@ -52,8 +52,21 @@ public final class AheadRandomness implements NoiseAndSampling {
     public final GaussianVectorSampler sampler;
     public int direct;
     public int ahead;
+    /** Draws into a caller's buffer ({@link #gaussianAheadInto}), and the coordinates they asked for. */
+    public int into;
+    public long intoCoordinates;
+    private final boolean offersInto;
 
     public AheadRandomness(long seed, boolean secure) {
+        this(seed, secure, false);
+    }
+
+    /**
+     * With {@code offersInto} false, {@link #gaussianAheadInto} declines (null), as before deferred row noise: the
+     * tests of the ordinary loop's draw ahead keep their path.
+     */
+    public AheadRandomness(long seed, boolean secure, boolean offersInto) {
+        this.offersInto = offersInto;
         sampling = new SplittableRandom(seed);
         RandomBits bits = secure ? new SecureLookingBits(new SplittableRandom(seed + 1)) : new SeededRandomBits(seed + 1);
         sampler = new GaussianVectorSampler(bits, CORES);
@@ -75,6 +88,19 @@ public final class AheadRandomness implements NoiseAndSampling {
         GaussianVectorSampler.Ahead a = sampler.drawAhead(lengths, sigma);
         if (a != null) {
             ahead++;
+        }
+        return a;
+    }
+
+    @Override
+    public GaussianVectorSampler.Ahead gaussianAheadInto(double[] buffer, int count, double sigma) {
+        if (!offersInto) {
+            return null;
+        }
+        GaussianVectorSampler.Ahead a = sampler.drawAheadInto(buffer, count, sigma);
+        if (a != null) {
+            into++;
+            intoCoordinates += count;
         }
         return a;
     }
