@@ -75,8 +75,8 @@ final class DeferredRowNoise {
         DpSgdTrainer.Workspace space = new DpSgdTrainer.Workspace(net);
         long used = 0;
         List<Double> losses = new ArrayList<>();
-        int[] batch = sample(n, c.samplingRate(), rnd);
-        int[] next = steps > 1 ? sample(n, c.samplingRate(), rnd) : null;
+        int[] batch = StackDpSgdTrainer.poisson(n, c.samplingRate(), rnd);
+        int[] next = steps > 1 ? StackDpSgdTrainer.poisson(n, c.samplingRate(), rnd) : null;
         Plan plan = plans[0];
         rows.plan(plan, next, 0);
         GaussianVectorSampler.Ahead ahead = start(rnd, plan, hidden);
@@ -97,7 +97,7 @@ final class DeferredRowNoise {
             Plan current = plan;
             int[] later = null; // the batch of step + 2
             if (step + 1 < steps) { // the next step's noise starts on the other core before this one's is added
-                later = step + 2 < steps ? sample(n, c.samplingRate(), rnd) : null;
+                later = step + 2 < steps ? StackDpSgdTrainer.poisson(n, c.samplingRate(), rnd) : null;
                 plan = plans[(int) ((step + 1) % 2)];
                 rows.plan(plan, later, step + 1);
                 ahead = start(rnd, plan, hidden);
@@ -211,19 +211,5 @@ final class DeferredRowNoise {
     private static double[] parameters(Network net, int array) {
         int layer = array / 2;
         return array % 2 == 0 ? net.weights(layer).data() : net.bias(layer);
-    }
-
-    private static int[] sample(int n, double q, NoiseAndSampling rnd) {
-        int[] b = new int[Math.max(16, (int) Math.min(n, 2L * Math.ceil(q * n) + 16))];
-        int size = 0;
-        for (int i = 0; i < n; i++) {
-            if (rnd.bernoulli(q)) {
-                if (size == b.length) {
-                    b = Arrays.copyOf(b, b.length * 2);
-                }
-                b[size++] = i;
-            }
-        }
-        return Arrays.copyOf(b, size);
     }
 }
