@@ -96,8 +96,8 @@ public final class DpSgdTrainer {
 
     /**
      * Trains a copy of {@code init} on (x, labels) and returns it. The caller is responsible for having charged
-     * {@link #event(DpSgdConfig)} to the party's ledger before calling. On sparse input with plain SGD at a constant
-     * rate and no weight decay, and secure noise that can be drawn ahead, the first layer's noise is deferred to the
+     * {@link #event(DpSgdConfig)} to the party's ledger before calling. On sparse input with plain SGD, and secure
+     * noise that can be drawn ahead, the first layer's noise is deferred to the
      * rows that are read ({@link DeferredRowNoise}: the same output distribution, fewer draws).
      */
     public static Result train(Network init, FeatureMatrix x, int[] labels, DpSgdConfig c, NoiseAndSampling rnd) {
