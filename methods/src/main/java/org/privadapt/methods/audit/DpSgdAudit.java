@@ -4,6 +4,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import org.privadapt.math.CsrMatrix;
 import org.privadapt.math.DenseMatrix;
 import org.privadapt.methods.core.MethodConfig;
 import org.privadapt.methods.core.PrivateLearners;
@@ -39,17 +40,29 @@ final class DpSgdAudit {
     /** DP-GD: the same canaries, full-batch noisy gradient descent (dp-source-only's learner=dp-gd). */
     static final AuditedRelease DP_GD = of("dp-gd");
 
+    /**
+     * DP-SGD with plain SGD on the same canaries held as a sparse matrix: with secure noise the first layer's noise is
+     * deferred to the rows each batch reads (issue 32), and each canary's row is read only when the canary is sampled.
+     */
+    static final AuditedRelease DP_SGD_SPARSE = of("dp-sgd-sparse", "dp-sgd", true,
+            MethodConfig.defaults().withParam("optimizer", "sgd").withParam("lr", "0.5").withParam("weight-decay", "0"));
+
     private static AuditedRelease of(String learner) {
+        return of(learner, learner, false, MethodConfig.defaults());
+    }
+
+    private static AuditedRelease of(String name, String learner, boolean sparse, MethodConfig settings) {
         return new AuditedRelease() {
             @Override
             public String name() {
-                return learner;
+                return name;
             }
 
             @Override
             public String design() {
                 return "one training run per 1,000 input canaries in their own coordinates, each in with probability 1/2; "
-                        + "score: the canary row's class margin";
+                        + "score: the canary row's class margin" + (sparse ? "; sparse rows, plain SGD (lr 0.5, no weight "
+                        + "decay): with secure noise the first layer's noise is deferred to the rows read" : "");
             }
 
             @Override
@@ -67,13 +80,19 @@ final class DpSgdAudit {
                 if (noiseScale != 1.0) {
                     throw new IllegalArgumentException(learner + " has no injected-bug mode");
                 }
-                return Prepared.oneRun(canaries(epsilon, delta, relation, MethodConfig.defaults().withParam("learner", learner)), epsilon);
+                return Prepared.oneRun(canaries(epsilon, delta, relation, settings.withParam("learner", learner), sparse), epsilon);
             }
         };
     }
 
     /** The canary training under a learner configuration (dp-sgd with its defaults unless {@code base} overrides them). */
     static OneRunAudit.Canaries canaries(double epsilon, double delta, NeighbouringRelation relation, MethodConfig base) {
+        return canaries(epsilon, delta, relation, base, false);
+    }
+
+    /** {@link #canaries(double, double, NeighbouringRelation, MethodConfig)}, the rows held sparse if {@code sparse}. */
+    static OneRunAudit.Canaries canaries(double epsilon, double delta, NeighbouringRelation relation, MethodConfig base,
+                                         boolean sparse) {
         boolean add = relation == NeighbouringRelation.ADD_OR_REMOVE_ONE;
         int d = 2 + CANARIES;
         int n = BASE_ROWS + (add ? CANARIES / 2 : CANARIES);
@@ -114,7 +133,8 @@ final class DpSgdAudit {
                     rows[at] = r;
                     y[at++] = in[i] ? 0 : 1;
                 }
-                Network model = PrivateLearners.train(plan, DenseMatrix.fromRows(rows), y, classes, noise);
+                DenseMatrix dense = DenseMatrix.fromRows(rows);
+                Network model = PrivateLearners.train(plan, sparse ? CsrMatrix.fromDense(dense) : dense, y, classes, noise);
                 DenseMatrix w = model.weights(0);
                 double[] s = new double[CANARIES];
                 for (int i = 0; i < CANARIES; i++) {
