@@ -99,6 +99,13 @@ public final class AdversarialTrainer {
         AdversarialNetwork net = init.copy();
         xs = org.privadapt.math.RowGather.of(xs, (double) c.iterations() * c.batch()); // row-major gathers (issue 32)
         xt = org.privadapt.math.RowGather.of(xt, (double) c.iterations() * c.batch());
+        if (DeferredTrunkNoise.applies(net, xs, xt, c)) { // sparse domains: the first layer's noise as rows are read
+            AdversarialNetwork deferred = DeferredTrunkNoise.train(net, (org.privadapt.math.CsrMatrix) xs, ys,
+                    (org.privadapt.math.CsrMatrix) xt, c, sourceRnd, targetRnd);
+            if (deferred != null) {
+                return deferred;
+            }
+        }
         boolean sourcePrivate = c.mode() == Mode.GDPDA;
         boolean targetPrivate = c.mode() == Mode.DPDA || c.mode() == Mode.GDPDA;
         double qs = Math.min(1.0, (double) c.batch() / xs.rows());
@@ -174,6 +181,13 @@ public final class AdversarialTrainer {
      */
     static Map<DenseLayer, PerExample.Grad> labelStep(AdversarialNetwork net, FeatureMatrix xs, int[] ys, int[] batch, Config c,
                                               boolean dp, NoiseAndSampling rnd, GaussianVectorSampler.Ahead noise) {
+        return labelStep(net, xs, ys, batch, c, dp, rnd, noise, null);
+    }
+
+    /** The label step with the noise of {@code deferred}'s weights left out ({@link DeferredTrunkNoise} adds it). */
+    static Map<DenseLayer, PerExample.Grad> labelStep(AdversarialNetwork net, FeatureMatrix xs, int[] ys, int[] batch, Config c,
+                                              boolean dp, NoiseAndSampling rnd, GaussianVectorSampler.Ahead noise,
+                                              DenseLayer deferred) {
         List<PerExample.Piece> pieces = new ArrayList<>();
         if (batch.length > 0) {
             FeatureMatrix x = xs.selectRows(batch);
@@ -190,7 +204,7 @@ public final class AdversarialTrainer {
         }
         List<DenseLayer> reach = new ArrayList<>(net.labelHead().layers());
         reach.addAll(net.trunk().layers());
-        return release(pieces, reach, net.labelHead().layers(), c, dp, rnd, noise);
+        return release(pieces, reach, net.labelHead().layers(), c, dp, rnd, noise, deferred);
     }
 
     /**
@@ -209,6 +223,13 @@ public final class AdversarialTrainer {
      */
     static Map<DenseLayer, PerExample.Grad> domainStep(AdversarialNetwork net, Stack head, FeatureMatrix x, int[] batch, int domain,
                                                Config c, boolean dp, NoiseAndSampling rnd, GaussianVectorSampler.Ahead noise) {
+        return domainStep(net, head, x, batch, domain, c, dp, rnd, noise, null);
+    }
+
+    /** The domain step with the noise of {@code deferred}'s weights left out ({@link DeferredTrunkNoise} adds it). */
+    static Map<DenseLayer, PerExample.Grad> domainStep(AdversarialNetwork net, Stack head, FeatureMatrix x, int[] batch, int domain,
+                                               Config c, boolean dp, NoiseAndSampling rnd, GaussianVectorSampler.Ahead noise,
+                                               DenseLayer deferred) {
         List<PerExample.Piece> pieces = new ArrayList<>();
         if (batch.length > 0) {
             FeatureMatrix xb = x.selectRows(batch);
@@ -223,7 +244,7 @@ public final class AdversarialTrainer {
         }
         List<DenseLayer> reach = new ArrayList<>(head.layers());
         reach.addAll(net.trunk().layers());
-        return release(pieces, reach, head.layers(), c, dp, rnd, noise);
+        return release(pieces, reach, head.layers(), c, dp, rnd, noise, deferred);
     }
 
     /**
@@ -250,12 +271,20 @@ public final class AdversarialTrainer {
      */
     static Map<DenseLayer, PerExample.Grad> release(List<PerExample.Piece> pieces, List<DenseLayer> reach, List<DenseLayer> headLayers,
                                                    Config c, boolean dp, NoiseAndSampling rnd) {
-        return release(pieces, reach, headLayers, c, dp, rnd, null);
+        return release(pieces, reach, headLayers, c, dp, rnd, null, null);
     }
 
-    /** {@link #release}, the noise added from {@code noise} (drawn ahead for {@link #noiseLengths}) when it is not null. */
+    /**
+     * {@link #release}, the noise added from {@code noise} (drawn ahead for {@link #noiseLengths}) when it is not null;
+     * when {@code deferred} is not null (and {@code noise} is), every array gets its noise here except that layer's
+     * weights, whose noise {@link DeferredTrunkNoise} gives to the rows as they are read.
+     */
     static Map<DenseLayer, PerExample.Grad> release(List<PerExample.Piece> pieces, List<DenseLayer> reach, List<DenseLayer> headLayers,
-                                                   Config c, boolean dp, NoiseAndSampling rnd, GaussianVectorSampler.Ahead noise) {
+                                                   Config c, boolean dp, NoiseAndSampling rnd, GaussianVectorSampler.Ahead noise,
+                                                   DenseLayer deferred) {
+        if (noise != null && deferred != null) {
+            throw new IllegalArgumentException("noise drawn ahead for every coordinate cannot leave a layer's out");
+        }
         Map<DenseLayer, PerExample.Grad> sum;
         if (pieces.isEmpty()) {
             sum = new java.util.IdentityHashMap<>();
@@ -296,7 +325,9 @@ public final class AdversarialTrainer {
                 continue;
             }
             if (dp) {
-                rnd.addGaussian(g.w().data(), c.sigma() * c.clip());
+                if (l != deferred) {
+                    rnd.addGaussian(g.w().data(), c.sigma() * c.clip());
+                }
                 rnd.addGaussian(g.b(), c.sigma() * c.clip());
             }
             g.scale(1.0 / c.batch());

@@ -66,9 +66,14 @@ public final class AheadRandomness implements NoiseAndSampling {
      * tests of the ordinary loop's draw ahead keep their path.
      */
     public AheadRandomness(long seed, boolean secure, boolean offersInto) {
+        this(seed, secure ? new SecureLookingBits(new SplittableRandom(seed + 1)) : new SeededRandomBits(seed + 1),
+                offersInto);
+    }
+
+    /** Poisson sampling seeded with {@code seed}, the noise from a hardened sampler on {@code bits}. */
+    public AheadRandomness(long seed, RandomBits bits, boolean offersInto) {
         this.offersInto = offersInto;
         sampling = new SplittableRandom(seed);
-        RandomBits bits = secure ? new SecureLookingBits(new SplittableRandom(seed + 1)) : new SeededRandomBits(seed + 1);
         sampler = new GaussianVectorSampler(bits, CORES);
     }
 
