@@ -32,7 +32,11 @@ import org.privadapt.privacy.accounting.NoiseCalibration;
  * without their noise (no final flush) would show it at once. Add/remove: an "out" canary is absent; replace-one:
  * it is an all-zero row, which reads no first-layer row, so the target's size is the same on both sides. The noise
  * multiplier is calibrated once, before the coins, to the claimed (epsilon, delta) for the target's declared size (the
- * base rows plus the expected number of canaries under add/remove, all of them under replace-one).
+ * base rows plus the expected number of canaries under add/remove, all of them under replace-one). DPDA samples
+ * each target row at rate M / (rows it holds), as its run computes it from a target size declared public; under
+ * add/remove the rows held here move with the coins (the base rows plus about 500 +- 16 canaries), so the audited
+ * rate is within about 3 % of the declared one rather than equal to it ({@code DpSgdAudit} plans with the declared
+ * size instead; DPDA's trainer takes none). Replace-one is exact.
  */
 final class DpdaAudit {
     private DpdaAudit() {

@@ -46,7 +46,8 @@ final class DeferredTrunkNoise {
 
     /**
      * Trains {@code net} in place as {@link AdversarialTrainer#train} does, with the first layer's noise deferred; null,
-     * before any draw or batch, when some private party's noise cannot be drawn ahead (seeded bits, one core).
+     * before any batch and any noise coordinate is drawn, when some private party's noise cannot be drawn ahead (seeded
+     * bits, one core; a party probed before may have split off the stream its draws ahead use, which changes nothing).
      */
     static AdversarialNetwork train(AdversarialNetwork net, CsrMatrix xs, int[] ys, CsrMatrix xt,
                                     AdversarialTrainer.Config c, NoiseAndSampling sourceRnd, NoiseAndSampling targetRnd) {

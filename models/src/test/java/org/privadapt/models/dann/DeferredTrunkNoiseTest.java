@@ -237,6 +237,107 @@ class DeferredTrunkNoiseTest {
                 z[i] = (w[i] - w0[i]) / sd;
             }
             AheadRandomness.assertStandardNormal(z);
+            // and independent across the layer's columns (a row's noise value reused in every column would correlate
+            // them): Pearson's r of each pair of columns over the 3000 rows, 5 standard errors
+            for (int a = 0; a < 5; a++) {
+                for (int b = a + 1; b < 5; b++) {
+                    double r = 0;
+                    for (int j = 0; j < 3000; j++) {
+                        r += z[a * 3000 + j] * z[b * 3000 + j];
+                    }
+                    assertThat(r / 3000).as("%s, columns %d and %d", mode, a, b).isCloseTo(0.0, within(5 / Math.sqrt(3000)));
+                }
+            }
+        }
+    }
+
+    /** Test bits whose every hardened coordinate is a constant of their own: which party's sampler drew a value shows. */
+    static final class OtherConstantBits implements RandomBits {
+        @Override
+        public long nextLong() {
+            return (3L << 40) << 11 | 9; // layer 9, mantissa 3 * 2^40: inside its rectangle
+        }
+
+        @Override
+        public boolean isSecure() {
+            return true;
+        }
+
+        @Override
+        public String name() {
+            return "constant test bits (NOT PRIVATE)";
+        }
+
+        @Override
+        public RandomBits split() {
+            return this;
+        }
+    }
+
+    @Test
+    void everyOtherArrayGetsTheOrdinaryLoopsNoiseFromTheSameParty() {
+        assumeTrue(AheadRandomness.CORES >= 2, "drawing ahead needs a second core");
+        double[] one = new double[1];
+        new GaussianVectorSampler(new OtherConstantBits()).addNoise(one, 1.0);
+        assertThat(one[0]).isNotCloseTo(kappa(), within(1e-3 * Math.abs(kappa())));
+        CsrMatrix xs = AheadRandomness.sparseOnes(80, 400, 61);
+        CsrMatrix xt = AheadRandomness.sparseOnes(70, 400, 62);
+        int[] ys = labels(80);
+        for (AdversarialTrainer.Mode mode : List.of(AdversarialTrainer.Mode.DPDA, AdversarialTrainer.Mode.GDPDA)) {
+            for (boolean split : new boolean[] {false, true}) {
+                for (long iterations : new long[] {1, 7}) {
+                    // rates of 1e-9 and C 1e-9, sigma C 1e7: every move by a gradient (clipped or, in DPDA's public
+                    // source steps, not) is below 1e-9 while the noise moves a weight by about 1e-6 a step, so every
+                    // array other than the first layer's weights ends at its initial value plus the noise each step
+                    // gave it, on either path; the two parties' noise differs
+                    AdversarialTrainer.Config c = new AdversarialTrainer.Config(mode, iterations, 8, 1e-9, 2e-9, 1e-9,
+                            1e16, true);
+                    AdversarialNetwork init = AdversarialNetwork.create(400, new int[] {6, 5}, Activation.SIGMOID,
+                            List.of("a", "b", "c"), new int[] {4}, Activation.RELU, split, 7);
+                    init.trunk().layers().get(1).freeze(); // a frozen deeper layer gets no noise on either path
+                    AheadRandomness src = new AheadRandomness(63, new OtherConstantBits(), true);
+                    AheadRandomness tgt = new AheadRandomness(64, new ConstantBits(), true);
+                    AdversarialNetwork deferred = AdversarialTrainer.train(init, xs, ys, xt, c, src, tgt);
+                    assertThat(tgt.into).isPositive();
+                    AdversarialNetwork ordinary = AdversarialTrainer.train(init, xs, ys, xt, c,
+                            new AheadRandomness(63, new OtherConstantBits(), false),
+                            new AheadRandomness(64, new ConstantBits(), false));
+                    List<double[]> a = new ArrayList<>();
+                    List<double[]> b = new ArrayList<>();
+                    a.add(deferred.trunk().layers().get(0).bias());
+                    b.add(ordinary.trunk().layers().get(0).bias());
+                    for (int l = 1; l < init.trunk().layers().size(); l++) {
+                        a.add(deferred.trunk().layers().get(l).weights().data());
+                        b.add(ordinary.trunk().layers().get(l).weights().data());
+                        a.add(deferred.trunk().layers().get(l).bias());
+                        b.add(ordinary.trunk().layers().get(l).bias());
+                    }
+                    for (int h = 0; h < 3; h++) {
+                        Stack hd = h == 0 ? deferred.labelHead() : h == 1 ? deferred.targetDomainHead() : deferred.sourceDomainHead();
+                        Stack ho = h == 0 ? ordinary.labelHead() : h == 1 ? ordinary.targetDomainHead() : ordinary.sourceDomainHead();
+                        for (int l = 0; l < hd.layers().size(); l++) {
+                            a.add(hd.layers().get(l).weights().data());
+                            b.add(ho.layers().get(l).weights().data());
+                            a.add(hd.layers().get(l).bias());
+                            b.add(ho.layers().get(l).bias());
+                        }
+                    }
+                    for (int k = 0; k < a.size(); k++) {
+                        for (int i = 0; i < a.get(k).length; i++) {
+                            assertThat(a.get(k)[i]).as("%s split %s T %d, array %d, entry %d", mode, split, iterations, k, i)
+                                    .isCloseTo(b.get(k)[i], within(1e-10));
+                        }
+                    }
+                    // the first layer's weights moved (the deferred noise is given), and in G-DPDA by both parties
+                    double[] w0 = init.trunk().layers().get(0).weights().data();
+                    double[] w = deferred.trunk().layers().get(0).weights().data();
+                    boolean moved = false;
+                    for (int i = 0; i < w.length; i++) {
+                        moved |= Math.abs(w[i] - w0[i]) > 1e-8;
+                    }
+                    assertThat(moved).isEqualTo(iterations > 1 || mode == AdversarialTrainer.Mode.GDPDA);
+                }
+            }
         }
     }
 
@@ -292,8 +393,8 @@ class DeferredTrunkNoiseTest {
         f.trunk().layers().get(0).freeze();
         AdversarialTrainer.train(f, xs, ys, xt, g, new AheadRandomness(53, true, true), frozen);
         assertThat(frozen.intoCoordinates).isZero();
-        // a source that cannot draw ahead keeps both parties on the ordinary loop, before any noise is drawn (the
-        // target's probe asks for none) or any batch
+        // a source that cannot draw ahead keeps both parties on the ordinary loop, before any batch and any noise
+        // (the target's probe asks for none)
         AheadRandomness withSeededSource = new AheadRandomness(54, true, true);
         AdversarialTrainer.train(net(300, new int[] {5}), xs, ys, xt, g, new AheadRandomness(53, false, true),
                 withSeededSource);
