@@ -82,6 +82,123 @@ final class DpdaAudit {
         }
     };
 
+    /**
+     * G-DPDA's source release on sparse rows: the same design with the canaries in the (private, labelled) source.
+     * Canary i is the source row R e_(2+i) of class 0; add/remove: an out canary is absent; replace-one: it is the
+     * same row of class 1, so the source's size is the same on both sides. The label step moves the canary's row
+     * towards class 0 through the label head, in the direction {@code sign(V_0 - V_1)} of the released label head's
+     * weights from the unit (the source domain step moves it too, through the reversal, at a tenth of the rate here,
+     * so the label step dominates); the score is the row's move in that direction, minus infinity when it did not
+     * move. Sigma is calibrated to the claim for the source's 2T releases (the target, private too, uses the same
+     * sigma and randomness of its own, split from the audit's).
+     */
+    static final AuditedRelease GDPDA_SPARSE = new AuditedRelease() {
+        @Override
+        public String name() {
+            return "g-dpda-sparse";
+        }
+
+        @Override
+        public String design() {
+            return "one G-DPDA training per 1,000 source canaries (class 0) in input features of their own, each in with "
+                    + "probability 1/2 (replace-one: an out canary is the same row of class 1); sparse rows, so with secure "
+                    + "noise the extractor's first-layer noise is deferred to the rows read, per party; score: the "
+                    + "canary's first-layer row's move in the direction the released label head pushes class 0";
+        }
+
+        @Override
+        public Set<NeighbouringRelation> relations() {
+            return EnumSet.allOf(NeighbouringRelation.class);
+        }
+
+        @Override
+        public long defaultTrials() {
+            return CANARIES;
+        }
+
+        @Override
+        public Prepared prepare(double epsilon, double delta, NeighbouringRelation relation, double noiseScale) {
+            if (noiseScale != 1.0) {
+                throw new IllegalArgumentException("g-dpda-sparse has no injected-bug mode");
+            }
+            return Prepared.oneRun(sourceCanaries(epsilon, delta, relation), epsilon);
+        }
+    };
+
+    static AdversarialTrainer.Config sourceConfig(double sigma) {
+        return new AdversarialTrainer.Config(AdversarialTrainer.Mode.GDPDA, ITERATIONS, BATCH, 0.5, 0.05, 1.0, sigma, true);
+    }
+
+    static OneRunAudit.Canaries sourceCanaries(double epsilon, double delta, NeighbouringRelation relation) {
+        boolean add = relation == NeighbouringRelation.ADD_OR_REMOVE_ONE;
+        int d = 2 + CANARIES;
+        int ns = BASE_ROWS + (add ? CANARIES / 2 : CANARIES);
+        double sigma = NoiseCalibration.smallest(v -> AdversarialTrainer.sourceEvent(sourceConfig(v), ns),
+                new CertifyingAccountant(relation), epsilon, delta, 2 * ITERATIONS + " source releases");
+        AdversarialTrainer.Config cfg = sourceConfig(sigma);
+        Random pub = new Random(50); // public base data, not noise
+        double[][] sourceBase = new double[BASE_ROWS][];
+        int[] baseY = new int[BASE_ROWS];
+        double[][] targetRows = new double[BASE_ROWS][];
+        for (int i = 0; i < BASE_ROWS; i++) {
+            baseY[i] = i % 2;
+            double[] r = new double[d];
+            r[0] = (baseY[i] == 0 ? 0.5 : -0.5) + 0.3 * pub.nextGaussian();
+            r[1] = 0.3 * pub.nextGaussian();
+            sourceBase[i] = r;
+            double[] t = new double[d];
+            t[0] = (i % 2 == 0 ? 0.5 : -0.5) + 0.3 * pub.nextGaussian();
+            t[1] = 0.3 * pub.nextGaussian();
+            targetRows[i] = t;
+        }
+        CsrMatrix xt = CsrMatrix.fromDense(DenseMatrix.fromRows(targetRows));
+        AdversarialNetwork init = AdversarialNetwork.create(d, new int[] {WIDTH}, Activation.SIGMOID, List.of("0", "1"),
+                new int[0], Activation.RELU, false, 51);
+        return new OneRunAudit.Canaries() {
+            @Override
+            public int perRun() {
+                return CANARIES;
+            }
+
+            @Override
+            public double[] scores(boolean[] in, org.privadapt.privacy.noise.NoiseSource noise) {
+                int count = 0;
+                for (boolean b : in) {
+                    count += add && !b ? 0 : 1;
+                }
+                double[][] rows = java.util.Arrays.copyOf(sourceBase, BASE_ROWS + count);
+                int[] ys = java.util.Arrays.copyOf(baseY, BASE_ROWS + count);
+                int at = BASE_ROWS;
+                for (int i = 0; i < CANARIES; i++) {
+                    if (add && !in[i]) {
+                        continue;
+                    }
+                    double[] r = new double[d];
+                    r[2 + i] = CANARY_NORM;
+                    rows[at] = r;
+                    ys[at++] = in[i] ? 0 : 1;
+                }
+                CsrMatrix xs = CsrMatrix.fromDense(DenseMatrix.fromRows(rows));
+                AdversarialNetwork out = AdversarialTrainer.train(init, xs, ys, xt, cfg, new SessionRandomness(noise),
+                        new SessionRandomness(noise.split()));
+                DenseMatrix w0 = init.trunk().layers().get(0).weights();
+                DenseMatrix w = out.trunk().layers().get(0).weights();
+                DenseMatrix head = out.labelHead().layers().get(0).weights(); // WIDTH x 2 (classes 0, 1)
+                double[] s = new double[CANARIES];
+                for (int i = 0; i < CANARIES; i++) {
+                    for (int col = 0; col < WIDTH; col++) {
+                        double towards = Math.signum(head.get(col, 0) - head.get(col, 1));
+                        s[i] += towards * (w.get(2 + i, col) - w0.get(2 + i, col));
+                    }
+                    if (w.get(2 + i, 0) == w0.get(2 + i, 0)) { // unmoved: never read and never given noise
+                        s[i] = Double.NEGATIVE_INFINITY;
+                    }
+                }
+                return s;
+            }
+        };
+    }
+
     static AdversarialTrainer.Config config(double sigma) {
         return new AdversarialTrainer.Config(AdversarialTrainer.Mode.DPDA, ITERATIONS, BATCH, 0.1, 0.5, 1.0, sigma, true);
     }
