@@ -49,38 +49,11 @@ final class DpdaAudit {
     static final int BATCH = 100;
     static final long ITERATIONS = 100;
 
-    static final AuditedRelease DPDA_SPARSE = new AuditedRelease() {
-        @Override
-        public String name() {
-            return "dpda-sparse";
-        }
-
-        @Override
-        public String design() {
-            return "one DPDA training per 1,000 target canaries in input features of their own, each in with probability "
-                    + "1/2 (replace-one: an out canary is an all-zero row); public source; sparse rows, so with secure "
-                    + "noise the extractor's first-layer noise is deferred to the rows read; score: the canary's "
-                    + "first-layer row's move in the direction the released domain head pushes it";
-        }
-
-        @Override
-        public Set<NeighbouringRelation> relations() {
-            return EnumSet.allOf(NeighbouringRelation.class);
-        }
-
-        @Override
-        public long defaultTrials() {
-            return CANARIES;
-        }
-
-        @Override
-        public Prepared prepare(double epsilon, double delta, NeighbouringRelation relation, double noiseScale) {
-            if (noiseScale != 1.0) {
-                throw new IllegalArgumentException("dpda-sparse has no injected-bug mode");
-            }
-            return Prepared.oneRun(canaries(epsilon, delta, relation), epsilon);
-        }
-    };
+    static final AuditedRelease DPDA_SPARSE = release("dpda-sparse", "one DPDA training per 1,000 target canaries in "
+            + "input features of their own, each in with probability 1/2 (replace-one: an out canary is an all-zero row); "
+            + "public source; sparse rows, so with secure noise the extractor's first-layer noise is deferred to the rows "
+            + "read; score: the canary's first-layer row's move in the direction the released domain head pushes it",
+            DpdaAudit::canaries);
 
     /**
      * G-DPDA's source release on sparse rows: the same design with the canaries in the (private, labelled) source.
@@ -92,115 +65,102 @@ final class DpdaAudit {
      * move. Sigma is calibrated to the claim for the source's 2T releases (the target, private too, uses the same
      * sigma and randomness of its own, split from the audit's).
      */
-    static final AuditedRelease GDPDA_SPARSE = new AuditedRelease() {
-        @Override
-        public String name() {
-            return "g-dpda-sparse";
-        }
+    static final AuditedRelease GDPDA_SPARSE = release("g-dpda-sparse", "one G-DPDA training per 1,000 source canaries "
+            + "(class 0) in input features of their own, each in with probability 1/2 (replace-one: an out canary is the "
+            + "same row of class 1); sparse rows, so with secure noise the extractor's first-layer noise is deferred to the "
+            + "rows read, per party; score: the canary's first-layer row's move in the direction the released label head "
+            + "pushes class 0", DpdaAudit::sourceCanaries);
 
-        @Override
-        public String design() {
-            return "one G-DPDA training per 1,000 source canaries (class 0) in input features of their own, each in with "
-                    + "probability 1/2 (replace-one: an out canary is the same row of class 1); sparse rows, so with secure "
-                    + "noise the extractor's first-layer noise is deferred to the rows read, per party; score: the "
-                    + "canary's first-layer row's move in the direction the released label head pushes class 0";
-        }
-
-        @Override
-        public Set<NeighbouringRelation> relations() {
-            return EnumSet.allOf(NeighbouringRelation.class);
-        }
-
-        @Override
-        public long defaultTrials() {
-            return CANARIES;
-        }
-
-        @Override
-        public Prepared prepare(double epsilon, double delta, NeighbouringRelation relation, double noiseScale) {
-            if (noiseScale != 1.0) {
-                throw new IllegalArgumentException("g-dpda-sparse has no injected-bug mode");
-            }
-            return Prepared.oneRun(sourceCanaries(epsilon, delta, relation), epsilon);
-        }
-    };
-
-    static AdversarialTrainer.Config sourceConfig(double sigma) {
-        return new AdversarialTrainer.Config(AdversarialTrainer.Mode.GDPDA, ITERATIONS, BATCH, 0.5, 0.05, 1.0, sigma, true);
+    @FunctionalInterface
+    interface CanaryTraining {
+        OneRunAudit.Canaries of(double epsilon, double delta, NeighbouringRelation relation);
     }
 
-    static OneRunAudit.Canaries sourceCanaries(double epsilon, double delta, NeighbouringRelation relation) {
-        boolean add = relation == NeighbouringRelation.ADD_OR_REMOVE_ONE;
-        int d = 2 + CANARIES;
-        int ns = BASE_ROWS + (add ? CANARIES / 2 : CANARIES);
-        double sigma = NoiseCalibration.smallest(v -> AdversarialTrainer.sourceEvent(sourceConfig(v), ns),
-                new CertifyingAccountant(relation), epsilon, delta, 2 * ITERATIONS + " source releases");
-        AdversarialTrainer.Config cfg = sourceConfig(sigma);
-        Random pub = new Random(50); // public base data, not noise
-        double[][] sourceBase = new double[BASE_ROWS][];
-        int[] baseY = new int[BASE_ROWS];
-        double[][] targetRows = new double[BASE_ROWS][];
-        for (int i = 0; i < BASE_ROWS; i++) {
-            baseY[i] = i % 2;
-            double[] r = new double[d];
-            r[0] = (baseY[i] == 0 ? 0.5 : -0.5) + 0.3 * pub.nextGaussian();
-            r[1] = 0.3 * pub.nextGaussian();
-            sourceBase[i] = r;
-            double[] t = new double[d];
-            t[0] = (i % 2 == 0 ? 0.5 : -0.5) + 0.3 * pub.nextGaussian();
-            t[1] = 0.3 * pub.nextGaussian();
-            targetRows[i] = t;
-        }
-        CsrMatrix xt = CsrMatrix.fromDense(DenseMatrix.fromRows(targetRows));
-        AdversarialNetwork init = AdversarialNetwork.create(d, new int[] {WIDTH}, Activation.SIGMOID, List.of("0", "1"),
-                new int[0], Activation.RELU, false, 51);
-        return new OneRunAudit.Canaries() {
+    private static AuditedRelease release(String name, String design, CanaryTraining training) {
+        return new AuditedRelease() {
             @Override
-            public int perRun() {
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public String design() {
+                return design;
+            }
+
+            @Override
+            public Set<NeighbouringRelation> relations() {
+                return EnumSet.allOf(NeighbouringRelation.class);
+            }
+
+            @Override
+            public long defaultTrials() {
                 return CANARIES;
             }
 
             @Override
-            public double[] scores(boolean[] in, org.privadapt.privacy.noise.NoiseSource noise) {
-                int count = 0;
-                for (boolean b : in) {
-                    count += add && !b ? 0 : 1;
+            public Prepared prepare(double epsilon, double delta, NeighbouringRelation relation, double noiseScale) {
+                if (noiseScale != 1.0) {
+                    throw new IllegalArgumentException(name + " has no injected-bug mode");
                 }
-                double[][] rows = java.util.Arrays.copyOf(sourceBase, BASE_ROWS + count);
-                int[] ys = java.util.Arrays.copyOf(baseY, BASE_ROWS + count);
-                int at = BASE_ROWS;
-                for (int i = 0; i < CANARIES; i++) {
-                    if (add && !in[i]) {
-                        continue;
-                    }
-                    double[] r = new double[d];
-                    r[2 + i] = CANARY_NORM;
-                    rows[at] = r;
-                    ys[at++] = in[i] ? 0 : 1;
-                }
-                CsrMatrix xs = CsrMatrix.fromDense(DenseMatrix.fromRows(rows));
-                AdversarialNetwork out = AdversarialTrainer.train(init, xs, ys, xt, cfg, new SessionRandomness(noise),
-                        new SessionRandomness(noise.split()));
-                DenseMatrix w0 = init.trunk().layers().get(0).weights();
-                DenseMatrix w = out.trunk().layers().get(0).weights();
-                DenseMatrix head = out.labelHead().layers().get(0).weights(); // WIDTH x 2 (classes 0, 1)
-                double[] s = new double[CANARIES];
-                for (int i = 0; i < CANARIES; i++) {
-                    for (int col = 0; col < WIDTH; col++) {
-                        double towards = Math.signum(head.get(col, 0) - head.get(col, 1));
-                        s[i] += towards * (w.get(2 + i, col) - w0.get(2 + i, col));
-                    }
-                    if (w.get(2 + i, 0) == w0.get(2 + i, 0)) { // unmoved: never read and never given noise
-                        s[i] = Double.NEGATIVE_INFINITY;
-                    }
-                }
-                return s;
+                return Prepared.oneRun(training.of(epsilon, delta, relation), epsilon);
             }
         };
     }
 
     static AdversarialTrainer.Config config(double sigma) {
         return new AdversarialTrainer.Config(AdversarialTrainer.Mode.DPDA, ITERATIONS, BATCH, 0.1, 0.5, 1.0, sigma, true);
+    }
+
+    static AdversarialTrainer.Config sourceConfig(double sigma) {
+        return new AdversarialTrainer.Config(AdversarialTrainer.Mode.GDPDA, ITERATIONS, BATCH, 0.5, 0.05, 1.0, sigma, true);
+    }
+
+    /**
+     * Public base rows, d = 2 + {@link #CANARIES} features (only the first two used), from a fixed seed: two classes
+     * (labels i % 2) along feature 0. Source and target are drawn alike (see the class comment). Returns the source rows,
+     * their labels and the target rows.
+     */
+    private record Base(double[][] source, int[] labels, double[][] target) {
+        static Base of(long seed) {
+            int d = 2 + CANARIES;
+            Random pub = new Random(seed); // public base data, not noise
+            double[][] source = new double[BASE_ROWS][];
+            int[] y = new int[BASE_ROWS];
+            double[][] target = new double[BASE_ROWS][];
+            for (int i = 0; i < BASE_ROWS; i++) {
+                y[i] = i % 2;
+                double[] r = new double[d];
+                r[0] = (y[i] == 0 ? 0.5 : -0.5) + 0.3 * pub.nextGaussian();
+                r[1] = 0.3 * pub.nextGaussian();
+                source[i] = r;
+                double[] t = new double[d];
+                t[0] = (i % 2 == 0 ? 0.5 : -0.5) + 0.3 * pub.nextGaussian();
+                t[1] = 0.3 * pub.nextGaussian();
+                target[i] = t;
+            }
+            return new Base(source, y, target);
+        }
+    }
+
+    /**
+     * Each canary's score: its first-layer row's move from {@code init} to {@code out} in the direction
+     * {@code sign(head[., 0] - head[., 1])}, per unit; minus infinity for a row that did not move at all.
+     */
+    private static double[] directionalScores(AdversarialNetwork init, AdversarialNetwork out, DenseMatrix head) {
+        DenseMatrix w0 = init.trunk().layers().get(0).weights();
+        DenseMatrix w = out.trunk().layers().get(0).weights();
+        double[] s = new double[CANARIES];
+        for (int i = 0; i < CANARIES; i++) {
+            for (int col = 0; col < WIDTH; col++) {
+                double towards = Math.signum(head.get(col, 0) - head.get(col, 1));
+                s[i] += towards * (w.get(2 + i, col) - w0.get(2 + i, col));
+            }
+            if (w.get(2 + i, 0) == w0.get(2 + i, 0)) { // unmoved: never read and never given noise
+                s[i] = Double.NEGATIVE_INFINITY;
+            }
+        }
+        return s;
     }
 
     static OneRunAudit.Canaries canaries(double epsilon, double delta, NeighbouringRelation relation) {
@@ -210,22 +170,8 @@ final class DpdaAudit {
         double sigma = NoiseCalibration.smallest(v -> AdversarialTrainer.targetEvent(config(v), nt),
                 new CertifyingAccountant(relation), epsilon, delta, ITERATIONS + " target iterations");
         AdversarialTrainer.Config cfg = config(sigma);
-        Random pub = new Random(40); // public base data, not noise
-        double[][] sourceRows = new double[BASE_ROWS][];
-        int[] ys = new int[BASE_ROWS];
-        double[][] targetBase = new double[BASE_ROWS][];
-        for (int i = 0; i < BASE_ROWS; i++) {
-            ys[i] = i % 2;
-            double[] r = new double[d];
-            r[0] = (ys[i] == 0 ? 0.5 : -0.5) + 0.3 * pub.nextGaussian();
-            r[1] = 0.3 * pub.nextGaussian();
-            sourceRows[i] = r;
-            double[] t = new double[d]; // the target: drawn as the source is (see above)
-            t[0] = (i % 2 == 0 ? 0.5 : -0.5) + 0.3 * pub.nextGaussian();
-            t[1] = 0.3 * pub.nextGaussian();
-            targetBase[i] = t;
-        }
-        CsrMatrix xs = CsrMatrix.fromDense(DenseMatrix.fromRows(sourceRows));
+        Base base = Base.of(40);
+        CsrMatrix xs = CsrMatrix.fromDense(DenseMatrix.fromRows(base.source()));
         AdversarialNetwork init = AdversarialNetwork.create(d, new int[] {WIDTH}, Activation.SIGMOID, List.of("0", "1"),
                 new int[0], Activation.RELU, false, 41);
         return new OneRunAudit.Canaries() {
@@ -240,7 +186,7 @@ final class DpdaAudit {
                 for (boolean b : in) {
                     count += add && !b ? 0 : 1;
                 }
-                double[][] rows = java.util.Arrays.copyOf(targetBase, BASE_ROWS + count);
+                double[][] rows = java.util.Arrays.copyOf(base.target(), BASE_ROWS + count);
                 int at = BASE_ROWS;
                 for (int i = 0; i < CANARIES; i++) {
                     if (add && !in[i]) {
@@ -254,22 +200,52 @@ final class DpdaAudit {
                 }
                 CsrMatrix xt = CsrMatrix.fromDense(DenseMatrix.fromRows(rows));
                 // the public source's batches from a generator of their own, as DPDA's run draws them
-                AdversarialNetwork out = AdversarialTrainer.train(init, xs, ys, xt, cfg, new PublicRandomness(42),
+                AdversarialNetwork out = AdversarialTrainer.train(init, xs, base.labels(), xt, cfg, new PublicRandomness(42),
                         new SessionRandomness(noise));
-                DenseMatrix w0 = init.trunk().layers().get(0).weights();
-                DenseMatrix w = out.trunk().layers().get(0).weights();
-                DenseMatrix head = out.targetDomainHead().layers().get(0).weights(); // WIDTH x 2 (domains 0, 1)
-                double[] s = new double[CANARIES];
-                for (int i = 0; i < CANARIES; i++) {
-                    for (int col = 0; col < WIDTH; col++) {
-                        double towards = Math.signum(head.get(col, 0) - head.get(col, 1));
-                        s[i] += towards * (w.get(2 + i, col) - w0.get(2 + i, col));
-                    }
-                    if (w.get(2 + i, 0) == w0.get(2 + i, 0)) { // unmoved: never read and never given noise
-                        s[i] = Double.NEGATIVE_INFINITY;
-                    }
+                return directionalScores(init, out, out.targetDomainHead().layers().get(0).weights()); // WIDTH x 2 domains
+            }
+        };
+    }
+
+    static OneRunAudit.Canaries sourceCanaries(double epsilon, double delta, NeighbouringRelation relation) {
+        boolean add = relation == NeighbouringRelation.ADD_OR_REMOVE_ONE;
+        int d = 2 + CANARIES;
+        int ns = BASE_ROWS + (add ? CANARIES / 2 : CANARIES);
+        double sigma = NoiseCalibration.smallest(v -> AdversarialTrainer.sourceEvent(sourceConfig(v), ns),
+                new CertifyingAccountant(relation), epsilon, delta, 2 * ITERATIONS + " source releases");
+        AdversarialTrainer.Config cfg = sourceConfig(sigma);
+        Base base = Base.of(50);
+        CsrMatrix xt = CsrMatrix.fromDense(DenseMatrix.fromRows(base.target()));
+        AdversarialNetwork init = AdversarialNetwork.create(d, new int[] {WIDTH}, Activation.SIGMOID, List.of("0", "1"),
+                new int[0], Activation.RELU, false, 51);
+        return new OneRunAudit.Canaries() {
+            @Override
+            public int perRun() {
+                return CANARIES;
+            }
+
+            @Override
+            public double[] scores(boolean[] in, org.privadapt.privacy.noise.NoiseSource noise) {
+                int count = 0;
+                for (boolean b : in) {
+                    count += add && !b ? 0 : 1;
                 }
-                return s;
+                double[][] rows = java.util.Arrays.copyOf(base.source(), BASE_ROWS + count);
+                int[] ys = java.util.Arrays.copyOf(base.labels(), BASE_ROWS + count);
+                int at = BASE_ROWS;
+                for (int i = 0; i < CANARIES; i++) {
+                    if (add && !in[i]) {
+                        continue;
+                    }
+                    double[] r = new double[d];
+                    r[2 + i] = CANARY_NORM;
+                    rows[at] = r;
+                    ys[at++] = in[i] ? 0 : 1;
+                }
+                CsrMatrix xs = CsrMatrix.fromDense(DenseMatrix.fromRows(rows));
+                AdversarialNetwork out = AdversarialTrainer.train(init, xs, ys, xt, cfg, new SessionRandomness(noise),
+                        new SessionRandomness(noise.split()));
+                return directionalScores(init, out, out.labelHead().layers().get(0).weights()); // WIDTH x 2 classes
             }
         };
     }

@@ -31,10 +31,21 @@ class DeferredTrunkNoiseTest {
     static final class ConstantBits implements RandomBits {
         // layer 5, mantissa 2^40 (inside the layer's rectangle, so the draw is accepted), sign bit clear
         static final long WORD = (1L << 40) << 11 | 5;
+        // layer 9, mantissa 3 * 2^40, also inside: a second constant, for a second party
+        static final long OTHER_WORD = (3L << 40) << 11 | 9;
+        private final long word;
+
+        ConstantBits() {
+            this(WORD);
+        }
+
+        ConstantBits(long word) {
+            this.word = word;
+        }
 
         @Override
         public long nextLong() {
-            return WORD;
+            return word;
         }
 
         @Override
@@ -251,34 +262,11 @@ class DeferredTrunkNoiseTest {
         }
     }
 
-    /** Test bits whose every hardened coordinate is a constant of their own: which party's sampler drew a value shows. */
-    static final class OtherConstantBits implements RandomBits {
-        @Override
-        public long nextLong() {
-            return (3L << 40) << 11 | 9; // layer 9, mantissa 3 * 2^40: inside its rectangle
-        }
-
-        @Override
-        public boolean isSecure() {
-            return true;
-        }
-
-        @Override
-        public String name() {
-            return "constant test bits (NOT PRIVATE)";
-        }
-
-        @Override
-        public RandomBits split() {
-            return this;
-        }
-    }
-
     @Test
     void everyOtherArrayGetsTheOrdinaryLoopsNoiseFromTheSameParty() {
         assumeTrue(AheadRandomness.CORES >= 2, "drawing ahead needs a second core");
         double[] one = new double[1];
-        new GaussianVectorSampler(new OtherConstantBits()).addNoise(one, 1.0);
+        new GaussianVectorSampler(new ConstantBits(ConstantBits.OTHER_WORD)).addNoise(one, 1.0);
         assertThat(one[0]).isNotCloseTo(kappa(), within(1e-3 * Math.abs(kappa())));
         CsrMatrix xs = AheadRandomness.sparseOnes(80, 400, 61);
         CsrMatrix xt = AheadRandomness.sparseOnes(70, 400, 62);
@@ -295,12 +283,12 @@ class DeferredTrunkNoiseTest {
                     AdversarialNetwork init = AdversarialNetwork.create(400, new int[] {6, 5}, Activation.SIGMOID,
                             List.of("a", "b", "c"), new int[] {4}, Activation.RELU, split, 7);
                     init.trunk().layers().get(1).freeze(); // a frozen deeper layer gets no noise on either path
-                    AheadRandomness src = new AheadRandomness(63, new OtherConstantBits(), true);
+                    AheadRandomness src = new AheadRandomness(63, new ConstantBits(ConstantBits.OTHER_WORD), true);
                     AheadRandomness tgt = new AheadRandomness(64, new ConstantBits(), true);
                     AdversarialNetwork deferred = AdversarialTrainer.train(init, xs, ys, xt, c, src, tgt);
                     assertThat(tgt.into).isPositive();
                     AdversarialNetwork ordinary = AdversarialTrainer.train(init, xs, ys, xt, c,
-                            new AheadRandomness(63, new OtherConstantBits(), false),
+                            new AheadRandomness(63, new ConstantBits(ConstantBits.OTHER_WORD), false),
                             new AheadRandomness(64, new ConstantBits(), false));
                     List<double[]> a = new ArrayList<>();
                     List<double[]> b = new ArrayList<>();
