@@ -234,28 +234,72 @@ public final class PrivacySession {
     }
 
     /**
-     * Writes what the sessions staged: first every session's staged charges are checked against its ledger again
-     * (under the ledger's lock: another process may have charged it meanwhile), then each is written as one atomic
-     * plan. A refusal in the checks writes nothing to any ledger. Two ledgers are two files: a concurrent writer that
-     * charges the second ledger between its check and its write makes that write fail after the first was written
-     * (as for G-DPDA); the first ledger then overstates, never understates, what left its party.
+     * Writes what the sessions staged, as one transaction over their ledgers
+     * ({@link BudgetLedger#chargeTogether}): every session's staged charges are checked again under the ledgers'
+     * locks (another process may have charged one meanwhile), every write is proved possible, and then all are written
+     * or none is, whatever fails (a refusal, an unwritable or uncreatable ledger, the same file given for two parties).
+     * Staging ends either way.
      *
      * @throws BudgetExceededException when a party's staged charges no longer fit its ledger; nothing written then
+     * @throws BudgetLedger.LedgerException when a ledger is invalid or cannot be written; nothing written then
      */
     public static void commitStaged(PrivacySession... sessions) throws BudgetExceededException, BudgetLedger.LedgerException {
         for (PrivacySession s : sessions) {
             if (s.pending == null) {
                 throw new IllegalStateException(s.party + ": not staging");
             }
-            if (s.ledger != null && !s.pending.isEmpty()) {
-                s.ledger.check(s.pending);
-            }
         }
+        List<BudgetLedger.Share> shares = new ArrayList<>();
         for (PrivacySession s : sessions) {
             if (s.ledger != null && !s.pending.isEmpty()) {
-                s.ledger.chargeAll(s.pending);
+                shares.add(new BudgetLedger.Share(s.ledger, s.pending));
             }
+        }
+        try {
+            BudgetLedger.chargeTogether(shares);
+        } catch (BudgetExceededException | BudgetLedger.LedgerException | RuntimeException e) {
+            for (PrivacySession s : sessions) {
+                s.abortStaged();
+            }
+            throw e;
+        }
+        for (PrivacySession s : sessions) {
             s.pending = null;
+        }
+    }
+
+    /** One session's plan, for {@link #chargeTogether}. */
+    public record Plan(PrivacySession session, List<Release> releases) {
+        public Plan {
+            java.util.Objects.requireNonNull(session, "session");
+            releases = List.copyOf(releases);
+        }
+    }
+
+    /**
+     * Charges several parties' plans for one run (G-DPDA: the target's and the source's DP-SGD steps) before any noise
+     * is drawn, as one transaction: each plan is checked against its run's target, then the ledgers are charged together
+     * ({@link BudgetLedger#chargeTogether}): all or none, whatever fails.
+     *
+     * @throws BudgetExceededException when a run's target or a party's ledger budget would be exceeded; nothing is
+     *                                 recorded then
+     * @throws BudgetLedger.LedgerException when a ledger is invalid or cannot be written; nothing is recorded then
+     */
+    public static void chargeTogether(Plan... plans) throws BudgetExceededException, BudgetLedger.LedgerException {
+        List<List<DpEvent>> events = new ArrayList<>();
+        List<BudgetLedger.Share> shares = new ArrayList<>();
+        for (Plan p : plans) {
+            if (p.session().pending != null) {
+                throw new IllegalStateException(p.session().party + ": staging; charge through commitStaged");
+            }
+            events.add(p.releases().isEmpty() ? List.of() : p.session().checkRun(p.releases()));
+            if (p.session().ledger != null && !p.releases().isEmpty()) {
+                shares.add(new BudgetLedger.Share(p.session().ledger, p.session().ledgerCharges(p.releases())));
+            }
+        }
+        BudgetLedger.chargeTogether(shares);
+        for (int k = 0; k < plans.length; k++) {
+            plans[k].session().charged.addAll(events.get(k));
         }
     }
 

@@ -164,12 +164,9 @@ public final class AdversarialMethod implements AdaptationMethod {
                 Disclosures.requireForDpSgdModel(task.source(), s, "the source's DP-SGD steps");
                 List<PrivacySession.Release> sourcePlan = List.of(new PrivacySession.Release(name() + " source label and domain steps",
                         "DP-SGD (Poisson sampling, joint clipping, Gaussian noise)", AdversarialTrainer.sourceEvent(c, ns), describe(c)));
-                // all or nothing: both parties' plans are checked (run target and ledger) before either is charged, so a
-                // refused source leaves the target's ledger untouched
-                t.check(targetPlan);
-                s.check(sourcePlan);
-                t.chargeAll(targetPlan);
-                s.chargeAll(sourcePlan);
+                // both or neither, whatever fails: one transaction over the two ledgers (a refusal, an uncreatable or
+                // unwritable ledger, the same file for both parties leave both ledgers as they were)
+                PrivacySession.chargeTogether(new PrivacySession.Plan(t, targetPlan), new PrivacySession.Plan(s, sourcePlan));
                 sourceRnd = new SessionRandomness(s.noise());
                 costs = Map.of("source", s.spent(), "target", t.spent());
             } else {

@@ -7,17 +7,10 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
@@ -26,8 +19,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.ReentrantLock;
 import org.privadapt.privacy.BudgetExceededException;
 import org.privadapt.privacy.NeighbouringRelation;
 import org.privadapt.privacy.PrivacyBudget;
@@ -69,7 +60,6 @@ public final class BudgetLedger {
             .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
     private static final ObjectMapper CANONICAL = new ObjectMapper()
             .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
-    private static final Map<Path, ReentrantLock> JVM_LOCKS = new ConcurrentHashMap<>();
 
     private final Path file;
     /** A new ledger's document, written by its first charge (lazy creation); null once the file exists or if eager. */
@@ -256,11 +246,7 @@ public final class BudgetLedger {
         Snapshot s = read();
         Total t = total(s, new ComposedEvent(all));
         if (!(t.epsilon <= s.budget().epsilon())) {
-            String what = plan.size() == 1 ? "'" + plan.get(0).label() + "'"
-                    : "the plan '" + plan.get(0).label() + "' + " + (plan.size() - 1) + " more";
-            throw new BudgetExceededException(what + " would bring party '" + s.party() + "' to epsilon " + fmt(t.epsilon)
-                    + " at delta " + s.budget().delta() + ", over its budget " + fmt(s.budget().epsilon()) + " (spent so far "
-                    + fmt(s.epsilonSpent()) + ", ledger " + file + ")");
+            throw new BudgetExceededException(refusal(plan, s, t));
         }
     }
 
@@ -286,66 +272,97 @@ public final class BudgetLedger {
         if (plan.isEmpty()) {
             return List.of();
         }
-        if (pending != null && !Files.exists(file)) {
-            check(plan); // a plan over the budget of a ledger not yet written is refused without touching the disk
+        return LedgerCommit.commit(List.of(new LedgerCommit.Share(this, plan))).get(0);
+    }
+
+    /** One ledger's plan, for {@link #chargeTogether}. */
+    public record Share(BudgetLedger ledger, List<Charge> plan) {
+        public Share {
+            java.util.Objects.requireNonNull(ledger, "ledger");
+            plan = List.copyOf(plan);
+        }
+    }
+
+    /**
+     * Records several ledgers' plans (several parties charged by one run) as one transaction: all or none, whatever
+     * fails. Every plan is checked first without a lock; then the ledgers are locked in the order of their paths,
+     * re-read and re-checked, every new ledger written to a temporary file beside it (and every old one kept as a
+     * backup) before the first is renamed into place, and a rename that still fails undoes those made before it
+     * ({@link LedgerCommit}). The same file given for two parties is refused. Entries are returned in the order of
+     * {@code shares}.
+     *
+     * @throws BudgetExceededException if any plan would exceed its ledger's budget (nothing is written to any ledger)
+     * @throws LedgerException         if a ledger is invalid or cannot be locked or written (nothing is written to
+     *                                 any ledger, unless the message says otherwise)
+     */
+    public static List<List<Entry>> chargeTogether(List<Share> shares) throws BudgetExceededException, LedgerException {
+        List<LedgerCommit.Share> in = new ArrayList<>();
+        for (Share s : shares) {
+            in.add(new LedgerCommit.Share(s.ledger(), s.plan()));
+        }
+        return LedgerCommit.commit(in);
+    }
+
+    /** A plan composed with the ledger as read now: the new document's bytes and the entries it appends. */
+    record Planned(byte[] bytes, List<Entry> entries) {
+    }
+
+    /**
+     * Composes {@code plan} with the ledger as read now (the caller holds the lock) and returns the new content.
+     *
+     * @throws BudgetExceededException if the composition would exceed the budget
+     */
+    Planned plan(List<Charge> plan) throws BudgetExceededException, LedgerException {
+        ObjectNode doc = readDocument();
+        Snapshot s = parse(doc);
+        List<DpEvent> all = new ArrayList<>();
+        for (Charge c : plan) {
+            all.add(c.event());
+        }
+        Total t = total(s, new ComposedEvent(all));
+        if (!(t.epsilon <= s.budget().epsilon())) {
+            throw new BudgetExceededException(refusal(plan, s, t));
+        }
+        String prev = s.entries().isEmpty() ? headerHash(doc) : s.entries().get(s.entries().size() - 1).hash();
+        List<Entry> out = new ArrayList<>();
+        List<DpEvent> sofar = new ArrayList<>();
+        for (int k = 0; k < plan.size(); k++) {
+            Charge c = plan.get(k);
+            sofar.add(c.event());
+            Total tk = k == plan.size() - 1 ? t : total(s, new ComposedEvent(sofar));
+            ObjectNode entry = CANONICAL.createObjectNode();
+            entry.put("seq", s.entries().size() + k + 1);
+            entry.put("time", Instant.now().toString());
+            entry.put("label", c.label());
+            entry.put("mechanism", c.mechanism());
+            entry.set("event", EventJson.write(c.event()));
+            entry.put("relation", s.relation().id());
+            entry.put("sampler", c.sampler());
+            entry.put("secure_noise", c.secureNoise());
+            entry.set("parameters", CANONICAL.valueToTree(new TreeMap<>(c.parameters())));
+            entry.put("epsilon_after", tk.epsilon);
+            entry.put("accountant", tk.accountant);
+            entry.put("hash", chainHash(prev, entry));
+            prev = entry.get("hash").asText();
+            ((ArrayNode) doc.get("entries")).add(entry);
+            out.add(parseEntry(entry, s.relation()));
         }
         try {
-            return withLock(() -> {
-                ObjectNode doc = readDocument();
-                Snapshot s = parse(doc);
-                List<DpEvent> all = new ArrayList<>();
-                for (Charge c : plan) {
-                    all.add(c.event());
-                }
-                Total t = total(s, new ComposedEvent(all));
-                if (!(t.epsilon <= s.budget().epsilon())) {
-                    String what = plan.size() == 1 ? "'" + plan.get(0).label() + "'"
-                            : "the plan '" + plan.get(0).label() + "' + " + (plan.size() - 1) + " more";
-                    throw new Refused(what + " would bring party '" + s.party() + "' to epsilon "
-                            + fmt(t.epsilon) + " at delta " + s.budget().delta() + ", over its budget " + fmt(s.budget().epsilon())
-                            + " (spent so far " + fmt(s.epsilonSpent()) + ", ledger " + file + ")");
-                }
-                String prev = s.entries().isEmpty() ? headerHash(doc) : s.entries().get(s.entries().size() - 1).hash();
-                List<Entry> out = new ArrayList<>();
-                List<DpEvent> sofar = new ArrayList<>();
-                for (int k = 0; k < plan.size(); k++) {
-                    Charge c = plan.get(k);
-                    sofar.add(c.event());
-                    Total tk = k == plan.size() - 1 ? t : total(s, new ComposedEvent(sofar));
-                    ObjectNode entry = CANONICAL.createObjectNode();
-                    entry.put("seq", s.entries().size() + k + 1);
-                    entry.put("time", Instant.now().toString());
-                    entry.put("label", c.label());
-                    entry.put("mechanism", c.mechanism());
-                    entry.set("event", EventJson.write(c.event()));
-                    entry.put("relation", s.relation().id());
-                    entry.put("sampler", c.sampler());
-                    entry.put("secure_noise", c.secureNoise());
-                    entry.set("parameters", CANONICAL.valueToTree(new TreeMap<>(c.parameters())));
-                    entry.put("epsilon_after", tk.epsilon);
-                    entry.put("accountant", tk.accountant);
-                    entry.put("hash", chainHash(prev, entry));
-                    prev = entry.get("hash").asText();
-                    ((ArrayNode) doc.get("entries")).add(entry);
-                    out.add(parseEntry(entry, s.relation()));
-                }
-                writeAtomically(doc);
-                return out;
-            });
-        } catch (Refused r) {
-            throw new BudgetExceededException(r.getMessage());
+            return new Planned(JSON.writeValueAsBytes(doc), out);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
         }
+    }
+
+    private String refusal(List<Charge> plan, Snapshot s, Total t) {
+        String what = plan.size() == 1 ? "'" + plan.get(0).label() + "'"
+                : "the plan '" + plan.get(0).label() + "' + " + (plan.size() - 1) + " more";
+        return what + " would bring party '" + s.party() + "' to epsilon " + fmt(t.epsilon) + " at delta " + s.budget().delta()
+                + ", over its budget " + fmt(s.budget().epsilon()) + " (spent so far " + fmt(s.epsilonSpent()) + ", ledger "
+                + file + ")";
     }
 
     // ------------------------------------------------------------------ internals
-
-    private static final class Refused extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        Refused(String m) {
-            super(m, null, false, false);
-        }
-    }
 
     private record Total(double epsilon, String accountant) {
     }
@@ -452,11 +469,14 @@ public final class BudgetLedger {
     }
 
     private ObjectNode readFile() throws LedgerException {
+        if (Files.isDirectory(file)) {
+            throw new LedgerException(file + ": is a directory, not a ledger file");
+        }
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
-            throw new LedgerException(file + ": no such ledger");
+            throw new LedgerException(file + ": no such ledger", e);
         } catch (IOException e) {
             throw new LedgerException(file + ": cannot read ledger: " + e.getMessage(), e);
         }
@@ -529,46 +549,10 @@ public final class BudgetLedger {
     }
 
     private void writeAtomically(ObjectNode doc) throws LedgerException {
-        Path dir = file.getParent();
-        String prefix = "." + file.getFileName() + ".";
-        Path tmp = null;
         try {
-            Files.createDirectories(dir);
-            try (DirectoryStream<Path> stale = Files.newDirectoryStream(dir, prefix + "*.tmp")) {
-                for (Path p : stale) {
-                    Files.deleteIfExists(p); // left by a writer that died; we hold the lock, so none is live
-                }
-            }
-            tmp = Files.createTempFile(dir, prefix, ".tmp");
-            byte[] bytes = JSON.writeValueAsBytes(doc);
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-                ByteBuffer buf = ByteBuffer.wrap(bytes);
-                while (buf.hasRemaining()) {
-                    ch.write(buf);
-                }
-                ch.force(true);
-            }
-            try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                throw new LedgerException(file + ": the file system cannot replace the ledger atomically", e);
-            }
-            tmp = null;
-            try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-                d.force(true);
-            } catch (IOException ignored) {
-                // some file systems cannot sync a directory; the rename itself is atomic
-            }
-        } catch (IOException e) {
-            throw new LedgerException(file + ": cannot write ledger: " + e.getMessage(), e);
-        } finally {
-            if (tmp != null) {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException ignored) {
-                    // best effort
-                }
-            }
+            LedgerCommit.writeOne(file, JSON.writeValueAsBytes(doc));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
         }
     }
 
@@ -587,26 +571,21 @@ public final class BudgetLedger {
         if (pending != null && !Files.exists(file)) {
             return body.run();
         }
-        if (!Files.exists(file.resolveSibling(file.getFileName() + ".lock"))) {
+        if (!Files.exists(LedgerLock.lockFileOf(file))) {
             return body.run();
         }
         return withLock(body);
     }
 
     private <T> T withLock(Locked<T> body) throws LedgerException {
-        ReentrantLock jvm = JVM_LOCKS.computeIfAbsent(file, p -> new ReentrantLock());
-        jvm.lock();
+        LedgerLock lock;
         try {
-            Path lockFile = file.resolveSibling(file.getFileName() + ".lock");
-            Files.createDirectories(file.getParent());
-            try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-                 FileLock ignored = ch.lock()) {
-                return body.run();
-            }
+            lock = LedgerLock.acquire(file);
         } catch (IOException e) {
             throw new LedgerException(file + ": cannot lock ledger: " + e.getMessage(), e);
-        } finally {
-            jvm.unlock();
+        }
+        try (lock) {
+            return body.run();
         }
     }
 
