@@ -45,10 +45,14 @@ public final class DataSpecs {
     String targetLabelsVar;
 
     @Option(names = "--label-column", paramLabel = "COL",
-            description = "CSV/TSV/text: label column (name or 1-based number; 'none' for unlabelled data). A target "
-                    + "file without it is read unlabelled (its labels are only needed for evaluation). With --engine spark: "
-                    + "the label column's name.")
+            description = "CSV/TSV/text: label column (name or 1-based number; 'none' for unlabelled data). A file whose "
+                    + "header lacks it is refused, except run's --target and target adapt's --data beside an --eval file, "
+                    + "read unlabelled (their labels are only needed for evaluation, in files that must hold it). With "
+                    + "--engine spark: the label column's name.")
     String labelColumn;
+
+    /** Whether the adaptation target's file may lack a named label column (set by the commands that read a sibling). */
+    private boolean targetMayLackLabelColumn;
 
     @Option(names = "--categorical", paramLabel = "reject|one-hot", defaultValue = "reject",
             description = "CSV/TSV/text: non-numeric columns are rejected (default) or one-hot encoded.")
@@ -77,6 +81,16 @@ public final class DataSpecs {
             registry = BenchmarkRegistry.standard(DataRoot.resolve(dataRoot));
         }
         return registry;
+    }
+
+    /**
+     * Lets the adaptation target's file ({@link Role#TARGET}) lack a named {@code --label-column} and be read unlabelled:
+     * for a command that also reads a file that must hold the column (run's source, target adapt's --eval), where a
+     * misspelt name is refused; elsewhere a named column the header lacks is refused (issue 46).
+     */
+    public DataSpecs allowUnlabelledTarget() {
+        targetMayLackLabelColumn = true;
+        return this;
     }
 
     /** The label column as given (null when not), for engines that read named columns. */
@@ -121,8 +135,12 @@ public final class DataSpecs {
         if (indexBase != null && indexBase != 0 && indexBase != 1) {
             throw new UsageException("--index-base must be 0 or 1, got " + indexBase);
         }
+        if (dimension < 0) {
+            throw new UsageException("--dimension must be at least 0 (0: the largest feature index), got " + dimension);
+        }
+        boolean namedLabelOptional = roleSpecific && role == Role.TARGET && targetMayLackLabelColumn;
         return new DataFiles.Options(fv, lv, labelColumn, oneHot, drop, dropColumns, indexBase,
-                dimension, noHeader ? Boolean.FALSE : null, labelsOptional);
+                dimension, noHeader ? Boolean.FALSE : null, labelsOptional, namedLabelOptional);
     }
 
     /** Which split of a benchmark domain a role reads when the reference names none. */

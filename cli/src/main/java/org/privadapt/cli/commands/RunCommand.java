@@ -120,7 +120,8 @@ public final class RunCommand implements Callable<Integer> {
         DefaultPreprocessing.Choice preDefault = preprocess != null ? null : DefaultPreprocessing.choose(src, m.isPrivate(),
                 methodOptions.params.containsKey("target-train"));
         Preprocessing pre = Runs.preprocessing(preprocess != null ? preprocess : preDefault.spec());
-        Dataset tgt = methodOptions.withTask(data.load(target, DataSpecs.Role.TARGET)).withPublicFacts(privacy.declared("target"));
+        // the source (loaded above) must hold a named label column; the target may lack it (read unlabelled)
+        Dataset tgt = methodOptions.withTask(data.allowUnlabelledTarget().load(target, DataSpecs.Role.TARGET)).withPublicFacts(privacy.declared("target"));
         Dataset eval = targetEval != null ? methodOptions.withTask(data.load(targetEval, DataSpecs.Role.EVALUATION))
                 : (data.registry().isRef(target) && target.indexOf(':') < 0
                         ? methodOptions.withTask(data.load(target, DataSpecs.Role.EVALUATION)) : tgt);

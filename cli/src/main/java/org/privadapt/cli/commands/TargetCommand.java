@@ -621,6 +621,9 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             } catch (IllegalArgumentException e) {
                 throw new UsageException("--param: " + e.getMessage(), e);
             }
+            if (evalRef != null) {
+                data.allowUnlabelledTarget(); // --eval must hold a named label column, --data may lack it
+            }
             Dataset rows = prepare(data, dataRef, DataSpecs.Role.TARGET, rel.preprocessing(), "target");
             checkDimension(rows, rel);
             Dataset eval;

@@ -28,21 +28,29 @@ public final class DataFiles {
      * @param indexBase   SVMlight: 0, 1 or null for auto
      * @param dimension   SVMlight: number of features, 0 for the largest index seen
      * @param header      tables: whether the first line is a header (null: yes)
-     * @param labelsOptional when the label column or variable (named or looked for) is absent, read the file
-     *                    unlabelled instead of failing (an adaptation target, whose labels no method reads)
+     * @param labelsOptional when no label column is named and none is found (or a named MAT labels variable is
+     *                    absent), read the file unlabelled instead of failing (an adaptation target, whose labels no
+     *                    method reads)
+     * @param namedLabelOptional tables: a label column named ({@code labelColumn}) but absent from the header leaves
+     *                    the file unlabelled instead of being refused; only for an adaptation target read beside a file
+     *                    that must hold the column (run's source), so that a misspelt name is still refused there
      */
     public record Options(String featuresVar, String labelsVar, String labelColumn, boolean categorical,
                           boolean dropMissing, List<String> dropColumns, Integer indexBase, int dimension,
-                          Boolean header, boolean labelsOptional) {
+                          Boolean header, boolean labelsOptional, boolean namedLabelOptional) {
         public static final Options DEFAULT = new Options(null, null, null, false, false, List.of(), null, 0, null, false);
 
         public Options(String featuresVar, String labelsVar, String labelColumn, boolean categorical, boolean dropMissing,
                        List<String> dropColumns, Integer indexBase, int dimension, Boolean header) {
             this(featuresVar, labelsVar, labelColumn, categorical, dropMissing, dropColumns, indexBase, dimension, header, false);
         }
-    }
 
-    private static final List<String> LABEL_NAMES = List.of("label", "labels", "class", "target", "y");
+        public Options(String featuresVar, String labelsVar, String labelColumn, boolean categorical, boolean dropMissing,
+                       List<String> dropColumns, Integer indexBase, int dimension, Boolean header, boolean labelsOptional) {
+            this(featuresVar, labelsVar, labelColumn, categorical, dropMissing, dropColumns, indexBase, dimension, header,
+                    labelsOptional, false);
+        }
+    }
 
     public static Dataset load(Path file, String domain, Options o) throws DataException {
         String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
@@ -61,25 +69,7 @@ public final class DataFiles {
                 format = format.withHeader(o.header());
             }
             TextTable table = TextTable.read(file, format);
-            String label = o.labelColumn();
-            if (label == null) {
-                for (String wanted : LABEL_NAMES) { // in this order of preference
-                    for (String c : table.columns()) {
-                        if (label == null && c.toLowerCase(Locale.ROOT).equals(wanted)) {
-                            label = c;
-                        }
-                    }
-                }
-                if (label == null && !o.labelsOptional()) {
-                    throw new DataException(file, null, "no column named label, labels, class, target or y; name the label column "
-                            + "with --label-column (or --label-column none for unlabelled data); columns are " + table.columns());
-                }
-                if (label == null) {
-                    label = "none";
-                }
-            } else if (o.labelsOptional() && !"none".equalsIgnoreCase(label) && !hasColumn(table, label)) {
-                label = "none"; // an unlabelled target beside a labelled source
-            }
+            String label = LabelColumns.resolve(file, table.columns(), format.header(), o);
             TableEncoder.Options to = TableEncoder.Options.labelled("none".equalsIgnoreCase(label) ? null : label)
                     .withCategorical(o.categorical() ? TableEncoder.Categorical.ONE_HOT : TableEncoder.Categorical.REJECT)
                     .withMissing(o.dropMissing() ? TableEncoder.Missing.DROP_ROW : TableEncoder.Missing.ERROR)
@@ -88,18 +78,6 @@ public final class DataFiles {
         }
         Files2.requireReadable(file);
         throw new DataException(file, null, "unknown file type; expected .mat, .svmlight, .csv, .tsv or whitespace text (.txt/.asc/.data)");
-    }
-
-    private static boolean hasColumn(TextTable table, String label) {
-        if (table.columns().contains(label)) {
-            return true;
-        }
-        try {
-            int k = Integer.parseInt(label.trim());
-            return k >= 1 && k <= table.columns().size();
-        } catch (NumberFormatException e) {
-            return false;
-        }
     }
 
     /** File name extensions this class reads. */

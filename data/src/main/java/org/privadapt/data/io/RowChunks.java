@@ -48,7 +48,6 @@ import org.privadapt.math.FeatureMatrix;
  */
 public final class RowChunks {
     private static final Pattern WHITESPACE = Pattern.compile("\\s+");
-    private static final List<String> LABEL_NAMES = List.of("label", "labels", "class", "target", "y");
     private static final Set<String> MISSING = Set.of("", "?", "NA");
 
     private final Path file;
@@ -124,25 +123,7 @@ public final class RowChunks {
                 }
             }
         }
-        String label = o.labelColumn();
-        if (label == null) {
-            for (String wanted : LABEL_NAMES) {
-                for (String c : columns) {
-                    if (label == null && c.toLowerCase(Locale.ROOT).equals(wanted)) {
-                        label = c;
-                    }
-                }
-            }
-            if (label == null && !o.labelsOptional()) {
-                throw new DataException(file, null, "no column named label, labels, class, target or y; name the label column "
-                        + "with --label-column (or --label-column none for unlabelled data); columns are " + columns);
-            }
-            if (label == null) {
-                label = "none";
-            }
-        } else if (o.labelsOptional() && !"none".equalsIgnoreCase(label) && !hasColumn(columns, label)) {
-            label = "none";
-        }
+        String label = LabelColumns.resolve(file, columns, format.header(), o);
         int labelCol = "none".equalsIgnoreCase(label) ? -1 : columnIndex(file, columns, label);
         Set<Integer> dropped = new HashSet<>();
         for (String d : o.dropColumns()) {
@@ -164,6 +145,14 @@ public final class RowChunks {
 
     public String domain() {
         return domain;
+    }
+
+    /** The most values one block may hold: one Java array. */
+    public static final long MAX_BLOCK_VALUES = Integer.MAX_VALUE - 8;
+
+    /** The largest block, in rows, of a table of {@code d} features (one array of at most {@link #MAX_BLOCK_VALUES}). */
+    public static int maxChunkRows(int d) {
+        return (int) (MAX_BLOCK_VALUES / Math.max(1, d));
     }
 
     /** The number of features (the header's columns less the label and dropped ones: public, as the header is). */
@@ -210,8 +199,9 @@ public final class RowChunks {
      * @throws DataException as the whole-file loader (and the finite checks around the preprocessing) would refuse
      */
     public Summary scan(int chunkRows, Preprocessing preprocessing, Consumer consumer, String expectedSha256) throws DataException {
-        if (chunkRows < 1) {
-            throw new IllegalArgumentException("chunk rows must be at least 1, got " + chunkRows);
+        if (chunkRows < 1 || (long) chunkRows * Math.max(1, featureCols.length) > MAX_BLOCK_VALUES) {
+            throw new IllegalArgumentException("chunk rows must be in [1, " + maxChunkRows(featureCols.length) + "] for "
+                    + featureCols.length + " features, got " + chunkRows);
         }
         if (!preprocessing.dataDependentSteps().isEmpty()) {
             throw new IllegalArgumentException("preprocessing step(s) " + preprocessing.dataDependentSteps()
@@ -459,18 +449,6 @@ public final class RowChunks {
     /** The value of a field the loader reads as a number ({@link TableEncoder#isNumber}), else NaN. */
     static double parseNumber(String s) {
         return DecimalParser.parse(s);
-    }
-
-    private static boolean hasColumn(List<String> columns, String label) {
-        if (columns.contains(label)) {
-            return true;
-        }
-        try {
-            int k = Integer.parseInt(label.trim());
-            return k >= 1 && k <= columns.size();
-        } catch (NumberFormatException e) {
-            return false;
-        }
     }
 
     /** {@link TextTable#columnIndex}, on the header alone. */

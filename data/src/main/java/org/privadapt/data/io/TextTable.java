@@ -250,6 +250,17 @@ public final class TextTable {
 
     /** {@link #columnIndex(String)} on a header alone (the streaming reader's). */
     static int columnIndex(Path file, List<String> columns, String nameOrNumber) throws DataException {
+        int j = find(columns, nameOrNumber);
+        if (j < 0) {
+            String hint = LabelColumns.didYouMean(nameOrNumber, columns);
+            throw new DataException(file, null, "no column '" + nameOrNumber + "'" + (hint.isEmpty() ? "" : " (did you mean '"
+                    + hint + "'?)") + "; columns are " + LabelColumns.list(columns));
+        }
+        return j;
+    }
+
+    /** {@link #columnIndex(String)} on a header alone, or -1 when there is no such column. */
+    static int find(List<String> columns, String nameOrNumber) {
         int exact = columns.indexOf(nameOrNumber);
         if (exact >= 0) {
             return exact;
@@ -263,14 +274,14 @@ public final class TextTable {
             return columns.size() - 1;
         }
         try {
-            int k = Integer.parseInt(nameOrNumber);
+            int k = Integer.parseInt(nameOrNumber.trim());
             if (k >= 1 && k <= columns.size()) {
                 return k - 1;
             }
         } catch (NumberFormatException ignored) {
             // not a number
         }
-        throw new DataException(file, null, "no column '" + nameOrNumber + "'; columns are " + columns);
+        return -1;
     }
 
     /** The rows satisfying {@code keep}, with their line numbers. */
