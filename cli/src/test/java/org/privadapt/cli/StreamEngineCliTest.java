@@ -220,7 +220,7 @@ class StreamEngineCliTest {
                 new Refusal(List.of("--engine", "stream", "--preprocess", "l2,zscore"), "zscore"),
                 new Refusal(List.of("--engine", "stream", "--categorical", "one-hot"), "one-hot"),
                 new Refusal(List.of("--chunk-rows", "10"), "--chunk-rows applies with --engine stream only"),
-                new Refusal(List.of("--engine", "stream", "--chunk-rows", "0"), "--chunk-rows must be at least 1"),
+                new Refusal(List.of("--engine", "stream", "--chunk-rows", "0"), "--chunk-rows must be in [1, 1000000]"),
                 new Refusal(List.of("--engine", "stream", "--feature-columns", "f0"), "applies with --engine spark only"));
         for (Refusal r : refusals) {
             List<String> a = release("prima", csv, out, ledger, r.extra);

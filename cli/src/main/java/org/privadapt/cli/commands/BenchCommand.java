@@ -152,6 +152,9 @@ public final class BenchCommand implements Callable<Integer> {
             return new DpSgdBench(data.registry(), spec.commandLine().getOut(), output).run();
         }
         if ("dpot-wasserstein".equals(suiteName)) {
+            if (minibatches < 1 || minibatches > 1_000_000) {
+                throw new UsageException("--minibatches must be in [1, 1000000], got " + minibatches);
+            }
             return new DpotBench(data.registry(), spec.commandLine().getOut(), output).wasserstein(
                     tasks == null || tasks.isEmpty() ? null : tasks.get(0), preprocess,
                     spec.commandLine().getParseResult().hasMatchedOption("--runs") ? methodOptions.runs : 20, // explicit --runs 1 honoured

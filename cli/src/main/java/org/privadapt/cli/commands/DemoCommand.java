@@ -90,6 +90,10 @@ public final class DemoCommand implements Callable<Integer> {
         if (dimension < 2 || classes < 2 || perClass < 2 || !(stretch >= 1)) {
             throw new UsageException("demo needs --dimension >= 2, --classes >= 2, --per-class >= 2 and --stretch >= 1");
         }
+        if (dimension > 10_000 || classes > 1_000 || perClass > 1_000_000 || (long) classes * perClass * dimension > 10_000_000L) {
+            throw new UsageException("demo needs --dimension <= 10000, --classes <= 1000, --per-class <= 1000000 and at most 10^7 "
+                    + "values per domain (--classes x --per-class x --dimension), got " + classes + " x " + perClass + " x " + dimension);
+        }
         SyntheticShift.Config c = new SyntheticShift.Config(dimension, classes, perClass, perClass, 3.0, stretch, 3.0);
         org.privadapt.cli.PrivacyOptions.checkEpsilon("--epsilon", epsilon);
         if (!(delta > 0 && delta < 1)) {

@@ -207,10 +207,11 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
                         + "--engine stream takes row-local steps only");
             }
             org.privadapt.data.io.RowChunks rows = TargetCommand.openStreamed(data, dataRef, DataSpecs.Role.SOURCE);
+            int chunk = engine.chunkRows(rows.dimension());
             PrivacySession session = party.session("source");
             org.privadapt.methods.stream.StreamedPrimaTrain.Trained trained;
             try {
-                trained = org.privadapt.methods.stream.StreamedPrimaTrain.train(rows, steps, engine.chunkRows(), release, mc, classes,
+                trained = org.privadapt.methods.stream.StreamedPrimaTrain.train(rows, steps, chunk, release, mc, classes,
                         declared(), session, n -> org.privadapt.cli.DeltaPolicy.check("source", party.delta(),
                                 (int) Math.min(Integer.MAX_VALUE, n), party.allowLargeDelta, spec.commandLine().getErr()));
             } catch (IllegalArgumentException e) {

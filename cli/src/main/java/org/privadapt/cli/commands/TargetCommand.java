@@ -229,6 +229,7 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
          */
         private Integer releaseStreamed(PrimaMethod m) throws Exception {
             org.privadapt.data.io.RowChunks rows = openStreamed(data, dataRef, DataSpecs.Role.TARGET);
+            int chunk = engine.chunkRows(rows.dimension());
             org.privadapt.data.preprocess.DefaultPreprocessing.Choice preDefault = preprocess == null
                     ? org.privadapt.data.preprocess.DefaultPreprocessing.forPrivate(rows.dimension()) : null;
             Preprocessing steps = Runs.preprocessing(preprocess != null ? preprocess : preDefault.spec());
@@ -239,7 +240,7 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
             String pre = steps.spec();
             PrimaConfig cfg = config(m, pre);
             org.privadapt.methods.stream.StreamedMoments source = new org.privadapt.methods.stream.StreamedMoments(rows, steps,
-                    engine.chunkRows(), cfg);
+                    chunk, cfg);
             // the first pass: every row checked (the loader's refusals, exit 3) and the first moments summed, before the charge
             org.privadapt.data.io.RowChunks.Summary summary = source.prepare(1L);
             org.privadapt.cli.DeltaPolicy.check("target", party.delta(), (int) Math.min(Integer.MAX_VALUE, summary.rows()),

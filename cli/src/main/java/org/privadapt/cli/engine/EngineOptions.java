@@ -29,9 +29,12 @@ public final class EngineOptions {
     /** The default block of {@code --engine stream}. */
     public static final int DEFAULT_CHUNK_ROWS = 4096;
 
+    /** The largest {@code --chunk-rows}: a block is one array of rows x features values. */
+    public static final int MAX_CHUNK_ROWS = 1_000_000;
+
     @Option(names = "--chunk-rows", paramLabel = "N",
-            description = "--engine stream: rows per block (default " + DEFAULT_CHUNK_ROWS + "); the result does not depend on it "
-                    + "beyond rounding, memory does.")
+            description = "--engine stream: rows per block, 1 to " + MAX_CHUNK_ROWS + " (default " + DEFAULT_CHUNK_ROWS + "); the "
+                    + "result does not depend on it beyond rounding, memory does.")
     Integer chunkRows;
 
     @Option(names = "--spark-master", paramLabel = "URL",
@@ -53,8 +56,8 @@ public final class EngineOptions {
                 if (chunkRows != null && engine.equals("inprocess")) {
                     throw new UsageException("--chunk-rows applies with --engine stream only");
                 }
-                if (chunkRows != null && chunkRows < 1) {
-                    throw new UsageException("--chunk-rows must be at least 1, got " + chunkRows);
+                if (chunkRows != null && (chunkRows < 1 || chunkRows > MAX_CHUNK_ROWS)) {
+                    throw new UsageException("--chunk-rows must be in [1, " + MAX_CHUNK_ROWS + "], got " + chunkRows);
                 }
                 return false;
             case "spark":
@@ -81,6 +84,25 @@ public final class EngineOptions {
     /** The rows per block of {@code --engine stream}. */
     public int chunkRows() {
         return chunkRows == null ? DEFAULT_CHUNK_ROWS : chunkRows;
+    }
+
+    /**
+     * The rows per block for rows of {@code d} features (the header's, public): a usage error when a block would not
+     * fit in one array or in half of this JVM's heap (a block is held twice: as read and preprocessed), before anything
+     * is charged. The default block shrinks to fit instead.
+     */
+    public int chunkRows(int d) {
+        long perRow = 16L * Math.max(1, d);
+        long fit = Math.min(org.privadapt.data.io.RowChunks.maxChunkRows(d), Runtime.getRuntime().maxMemory() / 2 / perRow);
+        if (chunkRows == null) {
+            return (int) Math.max(1, Math.min(DEFAULT_CHUNK_ROWS, fit));
+        }
+        if (chunkRows > fit) {
+            throw new UsageException("--chunk-rows " + chunkRows + ": a block of " + chunkRows + " rows x " + d + " features does "
+                    + "not fit in " + (fit == org.privadapt.data.io.RowChunks.maxChunkRows(d) ? "one array" : "half of this JVM's heap ("
+                    + (Runtime.getRuntime().maxMemory() >> 20) + " MB)") + "; use at most " + Math.max(1, fit));
+        }
+        return chunkRows;
     }
 
     public String master() {
