@@ -38,6 +38,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        Interrupts.install();
         System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 
@@ -52,41 +53,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
-        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            Throwable e = ex;
-            PrintWriter w = commandLine.getErr();
-            if (e instanceof DataException) {
-                w.println("privadapt: data error: " + oneLine(e.getMessage()));
-                return ExitCodes.DATA;
-            }
-            if (e instanceof BudgetExceededException) {
-                w.println("privadapt: privacy budget refused: " + oneLine(e.getMessage()));
-                return ExitCodes.BUDGET;
-            }
-            if (e instanceof org.privadapt.methods.artifacts.ArtifactException) {
-                w.println("privadapt: invalid artifact: " + oneLine(e.getMessage()));
-                return ExitCodes.ARTIFACT;
-            }
-            if (e instanceof org.privadapt.privacy.ledger.BudgetLedger.LedgerException) {
-                w.println("privadapt: invalid ledger: " + oneLine(e.getMessage()));
-                return ExitCodes.ARTIFACT;
-            }
-            if (e instanceof org.privadapt.models.dp.NonFiniteGradientException) {
-                w.println("privadapt: training failed: " + oneLine(e.getMessage()));
-                return ExitCodes.USAGE;
-            }
-            if (e instanceof org.privadapt.cli.engine.EngineUnavailableException) {
-                w.println("privadapt: " + oneLine(e.getMessage()));
-                return ExitCodes.ENGINE;
-            }
-            if (e instanceof UsageException || e instanceof CommandLine.ParameterException) {
-                w.println("privadapt: " + oneLine(e.getMessage()));
-                return ExitCodes.USAGE;
-            }
-            w.println("privadapt: internal error: " + e);
-            e.printStackTrace(w);
-            return ExitCodes.INTERNAL;
-        });
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> refuse(ex, commandLine.getErr()));
         cl.setParameterExceptionHandler((ex, a) -> {
             // one line (issue 33): the error, any suggestion, and where the usage is
             CommandLine c = ex.getCommandLine();
@@ -103,5 +70,49 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         out.flush();
         err.flush();
         return code;
+    }
+
+    /**
+     * The one line on standard error and the exit code of a command that ended with {@code e} (README "Exit codes"): a
+     * missing input file is a data error (3) whichever reader found it missing.
+     */
+    static int refuse(Throwable e, PrintWriter w) {
+        if (e instanceof DataException) {
+            w.println("privadapt: data error: " + oneLine(e.getMessage()));
+            return ExitCodes.DATA;
+        }
+        if (e instanceof BudgetExceededException) {
+            w.println("privadapt: privacy budget refused: " + oneLine(e.getMessage()));
+            return ExitCodes.BUDGET;
+        }
+        if ((e instanceof org.privadapt.methods.artifacts.ArtifactException
+                || e instanceof org.privadapt.privacy.ledger.BudgetLedger.LedgerException) && InputFiles.noSuchFile(e)) {
+            // a missing input file is a data error (README "Exit codes"), as a missing data file is
+            w.println("privadapt: data error: " + oneLine(e.getMessage()));
+            return ExitCodes.DATA;
+        }
+        if (e instanceof org.privadapt.methods.artifacts.ArtifactException) {
+            w.println("privadapt: invalid artifact: " + oneLine(e.getMessage()));
+            return ExitCodes.ARTIFACT;
+        }
+        if (e instanceof org.privadapt.privacy.ledger.BudgetLedger.LedgerException) {
+            w.println("privadapt: invalid ledger: " + oneLine(e.getMessage()));
+            return ExitCodes.ARTIFACT;
+        }
+        if (e instanceof org.privadapt.models.dp.NonFiniteGradientException) {
+            w.println("privadapt: training failed: " + oneLine(e.getMessage()));
+            return ExitCodes.USAGE;
+        }
+        if (e instanceof org.privadapt.cli.engine.EngineUnavailableException) {
+            w.println("privadapt: " + oneLine(e.getMessage()));
+            return ExitCodes.ENGINE;
+        }
+        if (e instanceof UsageException || e instanceof CommandLine.ParameterException) {
+            w.println("privadapt: " + oneLine(e.getMessage()));
+            return ExitCodes.USAGE;
+        }
+        w.println("privadapt: internal error: " + e);
+        e.printStackTrace(w);
+        return ExitCodes.INTERNAL;
     }
 }

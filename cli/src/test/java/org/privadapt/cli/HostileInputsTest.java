@@ -54,6 +54,9 @@ class HostileInputsTest {
         put("NOLABEL", write("nolabel.csv", header.replace("label", "klass") + "\n" + row + "\n"));
         put("INF", write("inf.csv", header + "\n" + row + "\n" + row.replaceFirst("^[^,]*", "Infinity") + "\n"));
         put("BINARY", write("garbage.bin", "\u0000\u0001\u0002PK\u0003\u0004\u00ff\u00fe"));
+        // string labels in a column named y (a misspelt --label-column would make it a categorical feature)
+        put("STRLABEL", write("strlabel.csv", "f1,f2,f3,f4,y\n" + String.join("\n", List.of("1,2,3,4,cat", "2,3,4,5,dog",
+                "3,4,5,6,cat", "4,5,6,7,dog")) + "\n"));
         Files.createDirectory(dir.resolve("adir"));
         put("DIR", dir.resolve("adir"));
         put("NOFILE", dir.resolve("missing.csv"));
@@ -250,7 +253,7 @@ class HostileInputsTest {
                         "--feature-columns", "f1,f2,f3,f4")),
                 c("release: engine unknown", USAGE, trel("--data", "{TGT}", "--epsilon", "1", "--engine", "hadoop")),
                 // --- source train
-                c("train: release missing", ARTIFACT, strain("--data", "{SRC}", "--release", "{NOFILE}", "--epsilon", "1")),
+                c("train: release missing", DATA, strain("--data", "{SRC}", "--release", "{NOFILE}", "--epsilon", "1")),
                 c("train: release truncated", ARTIFACT, strain("--data", "{SRC}", "--release", "{TRUNC}", "--epsilon", "1")),
                 c("train: release tampered", ARTIFACT, strain("--data", "{SRC}", "--release", "{TAMPER}", "--epsilon", "1")),
                 c("train: release not JSON", ARTIFACT, strain("--data", "{SRC}", "--release", "{NOTJSON}", "--epsilon", "1")),
@@ -265,7 +268,7 @@ class HostileInputsTest {
                 c("train: engine spark is not distributed", USAGE, strain("--data", "{SRC}", "--release", "{REL}", "--epsilon", "1",
                         "--engine", "spark")),
                 // --- target predict
-                c("predict: model missing", ARTIFACT, predict("--data", "{TGT}", "--model", "{NOFILE}")),
+                c("predict: model missing", DATA, predict("--data", "{TGT}", "--model", "{NOFILE}")),
                 c("predict: a release given as model", ARTIFACT, predict("--data", "{TGT}", "--model", "{REL}")),
                 c("predict: model tampered", ARTIFACT, predict("--data", "{TGT}", "--model", "{TAMPER}")),
                 c("predict: rows of another width", DATA, predict("--data", "{WIDE}", "--model", "{MODEL}")),
@@ -273,7 +276,7 @@ class HostileInputsTest {
                 c("predict: out is a directory", USAGE, "target", "predict", "--data", "{TGT}", "--model", "{MODEL}", "--out", "{DIR}"),
                 // --- other commands
                 c("inspect: garbage", ARTIFACT, "inspect", "{BINARY}"),
-                c("inspect: missing", ARTIFACT, "inspect", "{NOFILE}"),
+                c("inspect: missing", DATA, "inspect", "{NOFILE}"),
                 c("audit: release unknown", USAGE, "audit", "--release", "nothing"),
                 c("audit: trials too few", USAGE, "audit", "--release", "ncm", "--trials", "1"),
                 c("audit: epsilon 0", USAGE, "audit", "--release", "ncm", "--epsilon", "0"),
@@ -283,8 +286,43 @@ class HostileInputsTest {
                 c("bench: task unknown", USAGE, "bench", "office-caltech10", "--tasks", "X:Y", "--methods", "source-only"),
                 c("bench: methods unknown", USAGE, "bench", "office-caltech10", "--methods", "nothing"),
                 c("privacy epsilon: sigma 0", USAGE, "privacy", "epsilon", "--sigma", "0", "--q", "0.01", "--steps", "10", "--delta", "1e-5"),
-                c("privacy ledger: missing", ARTIFACT, "privacy", "ledger", "{NOFILE}"),
-                c("unknown command", USAGE, "frobnicate"));
+                c("privacy ledger: missing", DATA, "privacy", "ledger", "{NOFILE}"),
+                c("unknown command", USAGE, "frobnicate"),
+                // --- issue 46: mistakes once accepted and charged
+                c("release: label column misspelt", DATA, trel("--data", "{TGT}", "--epsilon", "1", "--label-column", "lable")),
+                c("release: label column misspelt, string labels", DATA, trel("--data", "{STRLABEL}", "--epsilon", "1",
+                        "--label-column", "why")),
+                c("release: label column number beyond the header", DATA, trel("--data", "{TGT}", "--epsilon", "1", "--label-column", "99")),
+                c("release stream: label column misspelt", DATA, trel("--data", "{TGT}", "--epsilon", "1", "--label-column", "lable",
+                        "--engine", "stream")),
+                c("train: label column misspelt", DATA, strain("--data", "{SRC}", "--release", "{REL}", "--epsilon", "1",
+                        "--label-column", "lable", "--param", "learner=ncm", "--public", "classes")),
+                c("train stream: label column misspelt", DATA, strain("--data", "{SRC}", "--release", "{REL}", "--epsilon", "1",
+                        "--label-column", "lable", "--param", "learner=ncm", "--classes", "0,1", "--engine", "stream")),
+                c("predict: label column misspelt", DATA, predict("--data", "{TGT}", "--model", "{MODEL}", "--label-column", "lable")),
+                c("run: label column misspelt", DATA, run("--epsilon", "1", "--label-column", "lable", "--source-ledger", "{NEWLEDGER}")),
+                c("run: target-eval without the named label column", DATA, run("--epsilon", "1", "--label-column", "label",
+                        "--target-eval", "{NOLABEL}", "--source-ledger", "{NEWLEDGER}")),
+                c("release stream: chunk rows 2147483647", USAGE, trel("--data", "{TGT}", "--epsilon", "1", "--engine", "stream",
+                        "--chunk-rows", "2147483647")),
+                c("release stream: chunk rows 0", USAGE, trel("--data", "{TGT}", "--epsilon", "1", "--engine", "stream",
+                        "--chunk-rows", "0")),
+                c("train stream: chunk rows 1000001", USAGE, strain("--data", "{SRC}", "--release", "{REL}", "--epsilon", "1",
+                        "--param", "learner=ncm", "--classes", "0,1", "--engine", "stream", "--chunk-rows", "1000001")),
+                c("release: svmlight dimension negative", USAGE, trel("--data", "{TGT}", "--epsilon", "1", "--dimension", "-4")),
+                c("demo: per-class absurd", USAGE, "demo", "--per-class", "2147483647"),
+                c("demo: dimension absurd", USAGE, "demo", "--dimension", "2147483647"),
+                c("bench dpot-wasserstein: minibatches 0", USAGE, "bench", "dpot-wasserstein", "--minibatches", "0"),
+                c("release stream: data is a directory", DATA, trel("--data", "{DIR}", "--epsilon", "1", "--engine", "stream")),
+                c("train: data is a directory", DATA, strain("--data", "{DIR}", "--release", "{REL}", "--epsilon", "1")),
+                c("train: release is a directory", DATA, strain("--data", "{SRC}", "--release", "{DIR}", "--epsilon", "1")),
+                c("predict: model is a directory", DATA, predict("--data", "{TGT}", "--model", "{DIR}")),
+                c("predict: data is a directory", DATA, predict("--data", "{DIR}", "--model", "{MODEL}")),
+                c("predict: release missing", DATA, predict("--data", "{TGT}", "--model", "{MODEL}", "--release", "{NOFILE}")),
+                c("adapt: release missing", DATA, "target", "adapt", "--release", "{NOFILE}", "--data", "{TGT}", "--out", "{OUT}"),
+                c("adapt: release is a directory", DATA, "target", "adapt", "--release", "{DIR}", "--data", "{TGT}", "--out", "{OUT}"),
+                c("inspect: a directory", DATA, "inspect", "{DIR}"),
+                c("privacy ledger: a directory", DATA, "privacy", "ledger", "{DIR}"));
     }
 
     @ParameterizedTest(name = "{0}")

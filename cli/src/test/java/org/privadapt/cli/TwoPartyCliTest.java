@@ -302,8 +302,8 @@ class TwoPartyCliTest {
         assertThat(out).doesNotExist();
         CliHarness.Result missingModel = CliHarness.run("target", "predict", "--data", tgt.toString(), "--model",
                 dir.resolve("nope.json").toString(), "--out", dir.resolve("p.csv").toString());
-        assertThat(missingModel.code()).isEqualTo(ExitCodes.ARTIFACT);
-        assertThat(missingModel.err()).contains("nope.json").contains("no such file");
+        assertThat(missingModel.code()).isEqualTo(ExitCodes.DATA); // a missing file is a data error (issue 46)
+        assertThat(missingModel.err()).contains("nope.json").contains("no such file (--model)");
     }
 
     @Test

@@ -43,6 +43,7 @@ public final class InspectCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter w = spec.commandLine().getOut();
+        org.privadapt.cli.InputFiles.require(file, "inspect FILE");
         if (isLedger(file)) {
             var snap = org.privadapt.privacy.ledger.BudgetLedger.open(file).read();
             if (json) {

@@ -464,7 +464,7 @@ public final class PrivacyCommand implements java.util.concurrent.Callable<Integ
 
         @Override
         public Integer call() throws Exception {
-            BudgetLedger.Snapshot s = BudgetLedger.open(file).read();
+            BudgetLedger.Snapshot s = BudgetLedger.open(org.privadapt.cli.InputFiles.require(file, "privacy ledger FILE")).read();
             PrintWriter w = spec.commandLine().getOut();
             if (json) {
                 w.println(Json.write(jsonOf(s)));

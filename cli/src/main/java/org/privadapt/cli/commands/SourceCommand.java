@@ -13,7 +13,6 @@ import org.privadapt.cli.Runs;
 import org.privadapt.cli.UsageException;
 import org.privadapt.cli.report.Json;
 import org.privadapt.data.Dataset;
-import org.privadapt.methods.artifacts.Artifact;
 import org.privadapt.methods.artifacts.ArtifactException;
 import org.privadapt.methods.core.MethodConfig;
 import org.privadapt.methods.prima.Prima;
@@ -134,7 +133,8 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
                 throw new UsageException("--engine stream: name the class set (--classes a,b,c): it is public and never read from the rows");
             }
             PartyOptions.requireWritable(out, "--out");
-            TargetRelease release = TargetRelease.fromArtifact(Artifact.read(releaseFile, "release"), releaseFile.toString());
+            TargetRelease release = TargetRelease.fromArtifact(
+                    org.privadapt.cli.InputFiles.artifact(releaseFile, "release", "--release"), releaseFile.toString());
             checkParams("source train", org.privadapt.methods.core.PrivateLearners.ALL, params);
             MethodConfig mc = new MethodConfig(classifier, 0.0, 1L, params);
             if (onSpark) {

@@ -339,9 +339,11 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
                 throw new UsageException("--refine: '" + refine + "' is not one of auto, none, centroids, self-training (a PRIMA/PRISA "
                         + "model is not one linear map of the rows, so centre and im do not apply)");
             }
-            SourceModel model = SourceModel.fromArtifact(Artifact.read(modelFile, "model"), modelFile.toString());
+            SourceModel model = SourceModel.fromArtifact(org.privadapt.cli.InputFiles.artifact(modelFile, "model", "--model"),
+                    modelFile.toString());
             if (releaseFile != null) {
-                TargetRelease rel = TargetRelease.fromArtifact(Artifact.read(releaseFile, "release"), releaseFile.toString());
+                TargetRelease rel = TargetRelease.fromArtifact(org.privadapt.cli.InputFiles.artifact(releaseFile, "release", "--release"),
+                        releaseFile.toString());
                 if (!rel.checksum().equals(model.releaseChecksum())) {
                     throw new ArtifactException(modelFile + ": the model was trained on another release (its release checksum "
                             + abbreviate(model.releaseChecksum()) + " is not " + releaseFile + "'s " + abbreviate(rel.checksum()) + ")");
@@ -488,7 +490,7 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
                 case "dp-uda-gmm" -> org.privadapt.methods.gmmuda.SourceReleaseArtifact.METHOD;
                 default -> throw new UsageException("--method: the target adapts for dpot-da or dp-uda-gmm, got '" + method + "'");
             };
-            Artifact art = Artifact.read(releaseFile, "release");
+            Artifact art = org.privadapt.cli.InputFiles.artifact(releaseFile, "release", "--release");
             if (wanted != null && !wanted.equals(art.method())) {
                 throw new ArtifactException(releaseFile + ": release of method '" + art.method() + "', not of " + method);
             }
