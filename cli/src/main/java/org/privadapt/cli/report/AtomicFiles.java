@@ -10,6 +10,7 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.security.SecureRandom;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.privadapt.privacy.RunJournal;
 
 /**
  * Writes a set of output files all or nothing (as far as the file system allows): every file is first written
@@ -35,6 +36,7 @@ public final class AtomicFiles {
                 Files.createDirectories(dir);
                 Path tmp = createSibling(dir, target);
                 temps.put(target, tmp);
+                RunJournal.temporary(tmp);
                 try (var ch = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.WRITE,
                         java.nio.file.StandardOpenOption.TRUNCATE_EXISTING)) {
                     java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(e.getValue());
@@ -45,16 +47,21 @@ public final class AtomicFiles {
                 }
                 keepPermissionsOf(target, tmp); // after writing: a read-only original must not stop the write
             }
-            for (Map.Entry<Path, Path> e : temps.entrySet()) {
-                try {
-                    Files.move(e.getValue(), e.getKey(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                } catch (AtomicMoveNotSupportedException ex) {
-                    Files.move(e.getValue(), e.getKey(), StandardCopyOption.REPLACE_EXISTING);
+            // the renames as one step: a stop (Ctrl-C) waits for all of them, or keeps them all from starting
+            try (RunJournal.Step step = RunJournal.enter("output")) {
+                for (Map.Entry<Path, Path> e : temps.entrySet()) {
+                    try {
+                        Files.move(e.getValue(), e.getKey(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                    } catch (AtomicMoveNotSupportedException ex) {
+                        Files.move(e.getValue(), e.getKey(), StandardCopyOption.REPLACE_EXISTING);
+                    }
+                    RunJournal.wrote(e.getKey());
                 }
             }
         } finally {
             for (Path tmp : temps.values()) {
                 Files.deleteIfExists(tmp);
+                RunJournal.temporaryDone(tmp);
             }
         }
     }

@@ -123,6 +123,7 @@ public final class Artifact {
         Path target = file.toAbsolutePath();
         Files.createDirectories(target.getParent());
         Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".tmp");
+        org.privadapt.privacy.RunJournal.temporary(tmp);
         try {
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
                 ByteBuffer b = ByteBuffer.wrap(bytes);
@@ -131,13 +132,17 @@ public final class Artifact {
                 }
                 ch.force(true);
             }
-            try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+            try (org.privadapt.privacy.RunJournal.Step step = org.privadapt.privacy.RunJournal.enter("output")) {
+                try {
+                    Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                } catch (AtomicMoveNotSupportedException e) {
+                    Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+                org.privadapt.privacy.RunJournal.wrote(target);
             }
         } finally {
             Files.deleteIfExists(tmp);
+            org.privadapt.privacy.RunJournal.temporaryDone(tmp);
         }
     }
 

@@ -15,6 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.privadapt.privacy.BudgetExceededException;
+import org.privadapt.privacy.RunJournal;
 
 /**
  * Writes the plans of one or more ledgers as one transaction: all of them or none (issue 46).
@@ -69,6 +70,8 @@ final class LedgerCommit {
         List<LedgerLock> locks = new ArrayList<>();
         List<Staged> staged = new ArrayList<>();
         List<List<BudgetLedger.Entry>> entries = new ArrayList<>();
+        // a stop (Ctrl-C) waits for this step to end, and one that came first keeps it from starting
+        RunJournal.Step step = RunJournal.enter("charge");
         try {
             for (Share s : order) {
                 try {
@@ -100,10 +103,15 @@ final class LedgerCommit {
             for (Staged st : staged) {
                 st.syncDirectory();
             }
-            for (BudgetLedger.Planned p : planned) {
-                entries.add(p.entries());
+            for (int k = 0; k < planned.size(); k++) {
+                List<BudgetLedger.Entry> e = planned.get(k).entries();
+                entries.add(e);
+                RunJournal.charged(order.get(k).ledger().file() + ": '" + e.get(0).label() + "'"
+                        + (e.size() > 1 ? " + " + (e.size() - 1) + " more" : "") + " (the ledger now stands at epsilon "
+                        + String.format(java.util.Locale.ROOT, "%.6g", e.get(e.size() - 1).epsilonAfter()) + ")");
             }
         } finally {
+            step.close();
             for (Staged st : staged) {
                 st.cleanUp();
             }
