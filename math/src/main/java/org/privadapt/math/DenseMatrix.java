@@ -10,6 +10,11 @@ import java.util.function.DoubleUnaryOperator;
  * <p>Instances are mutable only through the methods whose name says so ({@code set}, {@code ...InPlace});
  * every other operation returns a new matrix and leaves its inputs untouched. {@link #data()} exposes the
  * backing array for kernels; callers that write to it own the consequences.
+ *
+ * <p>This class holds the shape, the backing array and element access; the loops live in package-private
+ * neighbours: {@link DenseLayout} (factories, transpose, row/column copies and selections, stacking),
+ * {@link DenseArithmetic} (entry-wise sums, scaling, broadcasts, maps) and {@link DenseReductions} (diagonal,
+ * trace, norms, means, symmetry checks and repairs). Products go to {@link LinAlg}.
  */
 public final class DenseMatrix implements FeatureMatrix {
     private final int rows;
@@ -38,50 +43,21 @@ public final class DenseMatrix implements FeatureMatrix {
     }
 
     public static DenseMatrix identity(int n) {
-        DenseMatrix m = zeros(n, n);
-        for (int i = 0; i < n; i++) {
-            m.data[i + i * n] = 1.0;
-        }
-        return m;
+        return DenseLayout.identity(n);
     }
 
     public static DenseMatrix diagonal(double[] diag) {
-        int n = diag.length;
-        DenseMatrix m = zeros(n, n);
-        for (int i = 0; i < n; i++) {
-            m.data[i + i * n] = diag[i];
-        }
-        return m;
+        return DenseLayout.diagonal(diag);
     }
 
     /** Builds a matrix from row arrays (copied); all rows must have the same length. */
     public static DenseMatrix fromRows(double[][] rowArrays) {
-        int r = rowArrays.length;
-        int c = r == 0 ? 0 : rowArrays[0].length;
-        DenseMatrix m = zeros(r, c);
-        for (int i = 0; i < r; i++) {
-            if (rowArrays[i].length != c) {
-                throw new IllegalArgumentException("row " + i + " has " + rowArrays[i].length + " entries, expected " + c);
-            }
-            for (int j = 0; j < c; j++) {
-                m.data[i + j * r] = rowArrays[i][j];
-            }
-        }
-        return m;
+        return DenseLayout.fromRows(rowArrays);
     }
 
     /** Builds a matrix from a row-major array (copied). */
     public static DenseMatrix fromRowMajor(int rows, int cols, double[] rowMajor) {
-        if ((long) rows * cols != rowMajor.length) {
-            throw new IllegalArgumentException("data length " + rowMajor.length + " != " + rows + "x" + cols);
-        }
-        DenseMatrix m = zeros(rows, cols);
-        for (int i = 0; i < rows; i++) {
-            for (int j = 0; j < cols; j++) {
-                m.data[i + j * rows] = rowMajor[i * cols + j];
-            }
-        }
-        return m;
+        return DenseLayout.fromRowMajor(rows, cols, rowMajor);
     }
 
     /** A column vector (n x 1) holding a copy of {@code v}. */
@@ -137,32 +113,13 @@ public final class DenseMatrix implements FeatureMatrix {
     }
 
     public DenseMatrix transpose() {
-        DenseMatrix t = zeros(cols, rows);
-        // blocked transpose keeps both sides cache-friendly for large matrices
-        final int b = 64;
-        for (int jj = 0; jj < cols; jj += b) {
-            int jEnd = Math.min(cols, jj + b);
-            for (int ii = 0; ii < rows; ii += b) {
-                int iEnd = Math.min(rows, ii + b);
-                for (int j = jj; j < jEnd; j++) {
-                    int src = j * rows;
-                    for (int i = ii; i < iEnd; i++) {
-                        t.data[j + i * cols] = data[src + i];
-                    }
-                }
-            }
-        }
-        return t;
+        return DenseLayout.transpose(this);
     }
 
     /** Copy of row {@code i}. */
     @Override
     public double[] row(int i) {
-        double[] r = new double[cols];
-        for (int j = 0; j < cols; j++) {
-            r[j] = data[i + j * rows];
-        }
-        return r;
+        return DenseLayout.row(this, i);
     }
 
     /** Copy of column {@code j}. */
@@ -171,218 +128,97 @@ public final class DenseMatrix implements FeatureMatrix {
     }
 
     public void setColumn(int j, double[] v) {
-        if (v.length != rows) {
-            throw new IllegalArgumentException("column length " + v.length + " != " + rows);
-        }
-        System.arraycopy(v, 0, data, j * rows, rows);
+        DenseLayout.setColumn(this, j, v);
     }
 
     public void setRow(int i, double[] v) {
-        if (v.length != cols) {
-            throw new IllegalArgumentException("row length " + v.length + " != " + cols);
-        }
-        for (int j = 0; j < cols; j++) {
-            data[i + j * rows] = v[j];
-        }
+        DenseLayout.setRow(this, i, v);
     }
 
     @Override
     public DenseMatrix selectRows(int[] idx) {
-        DenseMatrix m = zeros(idx.length, cols);
-        for (int j = 0; j < cols; j++) {
-            int src = j * rows;
-            int dst = j * idx.length;
-            for (int k = 0; k < idx.length; k++) {
-                m.data[dst + k] = data[src + idx[k]];
-            }
-        }
-        return m;
+        return DenseLayout.selectRows(this, idx);
     }
 
     @Override
     public DenseMatrix selectColumns(int[] idx) {
-        DenseMatrix m = zeros(rows, idx.length);
-        for (int k = 0; k < idx.length; k++) {
-            System.arraycopy(data, idx[k] * rows, m.data, k * rows, rows);
-        }
-        return m;
+        return DenseLayout.selectColumns(this, idx);
     }
 
     /** The square submatrix on rows and columns {@code idx}. */
     public DenseMatrix selectSymmetric(int[] idx) {
-        int p = idx.length;
-        DenseMatrix m = zeros(p, p);
-        for (int b = 0; b < p; b++) {
-            int src = idx[b] * rows;
-            for (int a = 0; a < p; a++) {
-                m.data[a + b * p] = data[src + idx[a]];
-            }
-        }
-        return m;
+        return DenseLayout.selectSymmetric(this, idx);
     }
 
     /** Stacks {@code this} above {@code other} (same number of columns). */
     public DenseMatrix vstack(DenseMatrix other) {
-        if (other.cols != cols) {
-            throw new IllegalArgumentException("vstack: " + cols + " vs " + other.cols + " columns");
-        }
-        DenseMatrix m = zeros(rows + other.rows, cols);
-        for (int j = 0; j < cols; j++) {
-            System.arraycopy(data, j * rows, m.data, j * m.rows, rows);
-            System.arraycopy(other.data, j * other.rows, m.data, j * m.rows + rows, other.rows);
-        }
-        return m;
+        return DenseLayout.vstack(this, other);
     }
 
     public DenseMatrix plus(DenseMatrix o) {
-        requireSameShape(o);
-        double[] r = data.clone();
-        for (int k = 0; k < r.length; k++) {
-            r[k] += o.data[k];
-        }
-        return new DenseMatrix(rows, cols, r);
+        return DenseArithmetic.plus(this, o);
     }
 
     public DenseMatrix minus(DenseMatrix o) {
-        requireSameShape(o);
-        double[] r = data.clone();
-        for (int k = 0; k < r.length; k++) {
-            r[k] -= o.data[k];
-        }
-        return new DenseMatrix(rows, cols, r);
+        return DenseArithmetic.minus(this, o);
     }
 
     public DenseMatrix scale(double s) {
-        double[] r = data.clone();
-        for (int k = 0; k < r.length; k++) {
-            r[k] *= s;
-        }
-        return new DenseMatrix(rows, cols, r);
+        return DenseArithmetic.scale(this, s);
     }
 
     public void scaleInPlace(double s) {
-        for (int k = 0; k < data.length; k++) {
-            data[k] *= s;
-        }
+        DenseArithmetic.scaleInPlace(this, s);
     }
 
     /** {@code this += s * o}. */
     public void addScaledInPlace(double s, DenseMatrix o) {
-        requireSameShape(o);
-        for (int k = 0; k < data.length; k++) {
-            data[k] += s * o.data[k];
-        }
+        DenseArithmetic.addScaledInPlace(this, s, o);
     }
 
     /** A copy with {@code s} added to every diagonal entry (square matrices). */
     public DenseMatrix plusIdentity(double s) {
-        requireSquare();
-        DenseMatrix m = copy();
-        for (int i = 0; i < rows; i++) {
-            m.data[i + i * rows] += s;
-        }
-        return m;
+        return DenseArithmetic.plusIdentity(this, s);
     }
 
     public DenseMatrix map(DoubleUnaryOperator f) {
-        double[] r = new double[data.length];
-        for (int k = 0; k < r.length; k++) {
-            r[k] = f.applyAsDouble(data[k]);
-        }
-        return new DenseMatrix(rows, cols, r);
+        return DenseArithmetic.map(this, f);
     }
 
     public double[] diagonal() {
-        int n = Math.min(rows, cols);
-        double[] d = new double[n];
-        for (int i = 0; i < n; i++) {
-            d[i] = data[i + i * rows];
-        }
-        return d;
+        return DenseReductions.diagonal(this);
     }
 
     public double trace() {
-        requireSquare();
-        double t = 0;
-        for (int i = 0; i < rows; i++) {
-            t += data[i + i * rows];
-        }
-        return t;
+        return DenseReductions.trace(this);
     }
 
     public double frobeniusNorm() {
-        // scaled sum of squares avoids overflow for huge entries
-        double scale = 0;
-        for (double v : data) {
-            scale = Math.max(scale, Math.abs(v));
-        }
-        if (scale == 0 || !Double.isFinite(scale)) {
-            return scale;
-        }
-        double s = 0;
-        for (double v : data) {
-            double t = v / scale;
-            s += t * t;
-        }
-        return scale * Math.sqrt(s);
+        return DenseReductions.frobeniusNorm(this);
     }
 
     public double maxAbs() {
-        double m = 0;
-        for (double v : data) {
-            m = Math.max(m, Math.abs(v));
-        }
-        return m;
+        return DenseReductions.maxAbs(this);
     }
 
     /** Largest |a_ij - a_ji|; zero for an exactly symmetric matrix. */
     public double asymmetry() {
-        requireSquare();
-        double m = 0;
-        for (int j = 0; j < cols; j++) {
-            for (int i = j + 1; i < rows; i++) {
-                m = Math.max(m, Math.abs(data[i + j * rows] - data[j + i * rows]));
-            }
-        }
-        return m;
+        return DenseReductions.asymmetry(this);
     }
 
     /** Replaces the matrix by (A + A^T)/2 in place. */
     public void symmetrizeInPlace() {
-        requireSquare();
-        for (int j = 0; j < cols; j++) {
-            for (int i = j + 1; i < rows; i++) {
-                double v = 0.5 * (data[i + j * rows] + data[j + i * rows]);
-                data[i + j * rows] = v;
-                data[j + i * rows] = v;
-            }
-        }
+        DenseReductions.symmetrizeInPlace(this);
     }
 
     /** Copies the upper triangle onto the lower one in place. */
     public void mirrorUpperInPlace() {
-        requireSquare();
-        for (int j = 0; j < cols; j++) {
-            for (int i = j + 1; i < rows; i++) {
-                data[i + j * rows] = data[j + i * rows];
-            }
-        }
+        DenseReductions.mirrorUpperInPlace(this);
     }
 
     /** A copy with column j multiplied by {@code f[j]}. */
     public DenseMatrix scaleColumnsCopy(double[] f) {
-        if (f.length != cols) {
-            throw new IllegalArgumentException("factor count " + f.length + " != " + cols);
-        }
-        double[] r = data.clone();
-        for (int j = 0; j < cols; j++) {
-            int off = j * rows;
-            double s = f[j];
-            for (int i = 0; i < rows; i++) {
-                r[off + i] *= s;
-            }
-        }
-        return new DenseMatrix(rows, cols, r);
+        return DenseArithmetic.scaleColumnsCopy(this, f);
     }
 
     /** A copy equal to (A + A^T)/2. */
@@ -394,72 +230,27 @@ public final class DenseMatrix implements FeatureMatrix {
 
     /** Column means (length cols). */
     public double[] columnMeans() {
-        double[] m = new double[cols];
-        if (rows == 0) {
-            return m;
-        }
-        for (int j = 0; j < cols; j++) {
-            double s = 0;
-            int off = j * rows;
-            for (int i = 0; i < rows; i++) {
-                s += data[off + i];
-            }
-            m[j] = s / rows;
-        }
-        return m;
+        return DenseReductions.columnMeans(this);
     }
 
     /** A copy with {@code v[j]} subtracted from column j. */
     public DenseMatrix minusRowVector(double[] v) {
-        if (v.length != cols) {
-            throw new IllegalArgumentException("vector length " + v.length + " != " + cols);
-        }
-        double[] r = data.clone();
-        for (int j = 0; j < cols; j++) {
-            int off = j * rows;
-            double s = v[j];
-            for (int i = 0; i < rows; i++) {
-                r[off + i] -= s;
-            }
-        }
-        return new DenseMatrix(rows, cols, r);
+        return DenseArithmetic.minusRowVector(this, v);
     }
 
     /** A copy with {@code v[j]} added to column j (broadcast a row vector). */
     public DenseMatrix plusRowVector(double[] v) {
-        double[] neg = new double[v.length];
-        for (int j = 0; j < v.length; j++) {
-            neg[j] = -v[j];
-        }
-        return minusRowVector(neg);
+        return DenseArithmetic.plusRowVector(this, v);
     }
 
     @Override
     public double[] rowSquaredNorms() {
-        double[] s = new double[rows];
-        for (int j = 0; j < cols; j++) {
-            int off = j * rows;
-            for (int i = 0; i < rows; i++) {
-                double v = data[off + i];
-                s[i] += v * v;
-            }
-        }
-        return s;
+        return DenseReductions.rowSquaredNorms(this);
     }
 
     @Override
     public DenseMatrix scaleRows(double[] factors) {
-        if (factors.length != rows) {
-            throw new IllegalArgumentException("factor count " + factors.length + " != " + rows);
-        }
-        double[] r = data.clone();
-        for (int j = 0; j < cols; j++) {
-            int off = j * rows;
-            for (int i = 0; i < rows; i++) {
-                r[off + i] *= factors[i];
-            }
-        }
-        return new DenseMatrix(rows, cols, r);
+        return DenseArithmetic.scaleRows(this, factors);
     }
 
     @Override
@@ -484,21 +275,16 @@ public final class DenseMatrix implements FeatureMatrix {
 
     /** Index of the first non-finite entry as {row, col}, or null if all are finite. */
     public int[] firstNonFinite() {
-        for (int k = 0; k < data.length; k++) {
-            if (!Double.isFinite(data[k])) {
-                return new int[] {k % Math.max(rows, 1), k / Math.max(rows, 1)};
-            }
-        }
-        return null;
+        return DenseReductions.firstNonFinite(this);
     }
 
-    private void requireSameShape(DenseMatrix o) {
+    void requireSameShape(DenseMatrix o) {
         if (o.rows != rows || o.cols != cols) {
             throw new IllegalArgumentException("shape mismatch: " + rows + "x" + cols + " vs " + o.rows + "x" + o.cols);
         }
     }
 
-    private void requireSquare() {
+    void requireSquare() {
         if (rows != cols) {
             throw new IllegalArgumentException("square matrix required, got " + rows + "x" + cols);
         }
