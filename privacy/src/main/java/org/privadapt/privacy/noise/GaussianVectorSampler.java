@@ -118,7 +118,7 @@ public final class GaussianVectorSampler {
             return;
         }
         if (v.length <= CHUNK) {
-            fill(v, 0, v.length, bits, sigma);
+            HardenedFill.fill(v, 0, v.length, bits, sigma);
             return;
         }
         int chunks = (v.length + CHUNK - 1) / CHUNK;
@@ -130,7 +130,7 @@ public final class GaussianVectorSampler {
         inParallel(Math.min(parallelism, chunks) - 1, worker -> {
             for (int c = next.getAndIncrement(); c < chunks; c = next.getAndIncrement()) {
                 int from = c * CHUNK;
-                fill(v, from, Math.min(v.length, from + CHUNK), streams[c], sigma);
+                HardenedFill.fill(v, from, Math.min(v.length, from + CHUNK), streams[c], sigma);
             }
         });
     }
@@ -181,7 +181,7 @@ public final class GaussianVectorSampler {
         }
         Ahead ahead = new Ahead(buffers, lengths.clone(), sigma, aheadStream);
         pending = ahead;
-        ForkJoinPool.commonPool().execute(ahead::helperWork);
+        ForkJoinPool.commonPool().execute(ahead.pieces::helperWork);
         return ahead;
     }
 
@@ -214,7 +214,7 @@ public final class GaussianVectorSampler {
         }
         Ahead ahead = new Ahead(new double[][] {buffer}, new int[] {count}, sigma, aheadStream);
         pending = ahead;
-        ForkJoinPool.commonPool().execute(ahead::helperWork);
+        ForkJoinPool.commonPool().execute(ahead.pieces::helperWork);
         return ahead;
     }
 
@@ -247,70 +247,14 @@ public final class GaussianVectorSampler {
      * the common fork-join pool takes pieces from the start, and {@link #addTo} draws what is left in the calling
      * thread (from the sampler's own bits), waits for the helper's last piece and adds the noise. Each piece is
      * drawn once, by one thread, from that thread's stream. Not thread-safe apart from that hand-over; one use.
+     * The pieces and their drawing are {@link AheadPieces}; this class hands the noise out, once.
      */
     public final class Ahead {
-        private final double[][] buffers;
-        /** How many coordinates of each buffer are drawn (from the start; all of it for {@link #drawAhead}). */
-        private final int[] lengths;
-        private final double sigma;
-        private final RandomBits helperStream;
-        private final int[] pieceArray;
-        private final int[] pieceFrom;
-        private final AtomicInteger next = new AtomicInteger();
-        private final AtomicInteger done = new AtomicInteger();
-        private volatile Throwable failure;
-        private boolean complete;
+        private final AheadPieces pieces;
         private boolean used;
 
         private Ahead(double[][] buffers, int[] lengths, double sigma, RandomBits helperStream) {
-            this.buffers = buffers;
-            this.lengths = lengths;
-            this.sigma = sigma;
-            this.helperStream = helperStream;
-            int pieces = 0;
-            for (int length : lengths) {
-                pieces += (length + AHEAD_PIECE - 1) / AHEAD_PIECE;
-            }
-            pieceArray = new int[pieces];
-            pieceFrom = new int[pieces];
-            int p = 0;
-            for (int a = 0; a < buffers.length; a++) {
-                for (int from = 0; from < lengths[a]; from += AHEAD_PIECE) {
-                    pieceArray[p] = a;
-                    pieceFrom[p++] = from;
-                }
-            }
-        }
-
-        private void helperWork() {
-            work(helperStream);
-        }
-
-        /**
-         * Draws pieces from {@code stream} until none is left. Each claimed piece is counted done even when drawing it
-         * fails; a failure is recorded (and the pieces after it only claimed), so that a partly drawn vector is
-         * never added and nobody waits for a piece that will not come.
-         */
-        private void work(RandomBits stream) {
-            for (int p = next.getAndIncrement(); p < pieceArray.length; p = next.getAndIncrement()) {
-                try {
-                    if (failure == null) {
-                        double[] v = buffers[pieceArray[p]];
-                        int from = pieceFrom[p];
-                        int to = Math.min(lengths[pieceArray[p]], from + AHEAD_PIECE);
-                        if (stream instanceof SecureRandomBits secure) {
-                            fillInPlace(v, from, to, secure, sigma, true); // written over: no pass to clear it first
-                        } else {
-                            Arrays.fill(v, from, to, 0.0);
-                            fill(v, from, to, stream, sigma);
-                        }
-                    }
-                } catch (RuntimeException | Error e) {
-                    failure = e;
-                } finally {
-                    done.incrementAndGet();
-                }
-            }
+            this.pieces = new AheadPieces(buffers, lengths, sigma, helperStream);
         }
 
         /**
@@ -343,16 +287,7 @@ public final class GaussianVectorSampler {
 
         /** Draws the pieces left in the calling thread and waits for the helper's; throws if any piece failed. */
         private void complete() {
-            if (!complete) {
-                work(bits);
-                while (done.get() < pieceArray.length) {
-                    Thread.onSpinWait();
-                }
-                complete = true;
-            }
-            if (failure != null) {
-                throw new IllegalStateException("drawing the noise failed", failure);
-            }
+            pieces.complete(bits);
         }
 
         /**
@@ -372,6 +307,8 @@ public final class GaussianVectorSampler {
          */
         public void addTo(double[][] targets, double scale) {
             checkUnused();
+            double[][] buffers = pieces.buffers();
+            int[] lengths = pieces.lengths();
             if (targets.length != buffers.length) {
                 throw new IllegalArgumentException(targets.length + " vectors, noise was drawn for " + buffers.length);
             }
@@ -408,7 +345,7 @@ public final class GaussianVectorSampler {
         int pieces = (v.length + SECURE_PIECE - 1) / SECURE_PIECE;
         int helpers = Math.min(parallelism, pieces) - 1;
         if (helpers == 0) {
-            fill(v, 0, v.length, bits, sigma);
+            HardenedFill.fill(v, 0, v.length, bits, sigma);
             return;
         }
         if (helperStreams.length < helpers) {
@@ -424,7 +361,7 @@ public final class GaussianVectorSampler {
             RandomBits stream = worker == 0 ? bits : streams[worker - 1];
             for (int c = next.getAndIncrement(); c < pieces; c = next.getAndIncrement()) {
                 int from = c * SECURE_PIECE;
-                fill(v, from, Math.min(v.length, from + SECURE_PIECE), stream, sigma);
+                HardenedFill.fill(v, from, Math.min(v.length, from + SECURE_PIECE), stream, sigma);
             }
         });
     }
@@ -451,110 +388,6 @@ public final class GaussianVectorSampler {
                 throw new IllegalStateException("noise worker failed", e.getCause());
             }
         }
-    }
-
-    /**
-     * Fills {@code v[from, to)} from {@code stream}. The words are read {@value #BLOCK} coordinates at a time, and
-     * only as many as the block is certain to use (4 per coordinate: rejections take more, from the buffer first
-     * and then from the stream), so the words used are exactly those of one {@code nextLong()} per draw.
-     */
-    private static void fill(double[] v, int from, int to, RandomBits stream, double sigma) {
-        if (stream instanceof SecureRandomBits secure) {
-            fillInPlace(v, from, to, secure, sigma, false);
-            return;
-        }
-        double half = 0.5 * sigma;
-        LongCursor cursor = new LongCursor(4 * Math.min(BLOCK, to - from));
-        for (int start = from; start < to; start += BLOCK) {
-            int end = Math.min(to, start + BLOCK);
-            cursor.fill(stream, 4 * (end - start));
-            for (int i = start; i < end; i++) {
-                v[i] += half * (Ziggurat.next(cursor) + Ziggurat.next(cursor) + Ziggurat.next(cursor)
-                        + Ziggurat.next(cursor));
-            }
-        }
-    }
-
-    /**
-     * {@link #fill} from AES keystream read where the cipher wrote it (no copy, the read position in a local): a
-     * coordinate whose four words all fall in their rectangles (94 %) is computed here, exactly as
-     * {@link Ziggurat#next(LongCursor)} computes each draw; any other, and any whose four words straddle the end of a
-     * request, is drawn by {@link Ziggurat#next(LongCursor)} from the same position. So every value, and the words
-     * used, equal one {@code nextLong()} per word, as in {@link #fill}. With {@code overwrite} the noise is written
-     * over {@code v[from, to)} as if it were added to zeros (0.0 + x, as before: the same doubles).
-     */
-    private static void fillInPlace(double[] v, int from, int to, SecureRandomBits s, double sigma, boolean overwrite) {
-        double half = 0.5 * sigma;
-        LongCursor slow = new LongCursor(0);
-        long[] inside = Ziggurat.INSIDE;
-        double[] width = Ziggurat.W;
-        byte[] ks = s.keystream();
-        int last = s.byteLimit() - 4 * Long.BYTES; // the last offset where a coordinate's four words fit
-        int i = from;
-        while (i < to) {
-            s.ensureWords();
-            int p = s.bytePosition();
-            for (; i < to && p <= last; i++) {
-                long u0 = SecureRandomBits.wordAt(ks, p);
-                long u1 = SecureRandomBits.wordAt(ks, p + 8);
-                long u2 = SecureRandomBits.wordAt(ks, p + 16);
-                long u3 = SecureRandomBits.wordAt(ks, p + 24);
-                int l0 = (int) u0 & 0xff;
-                int l1 = (int) u1 & 0xff;
-                int l2 = (int) u2 & 0xff;
-                int l3 = (int) u3 & 0xff;
-                long m0 = u0 >>> 11;
-                long m1 = u1 >>> 11;
-                long m2 = u2 >>> 11;
-                long m3 = u3 >>> 11;
-                if ((m0 - inside[l0] & m1 - inside[l1] & m2 - inside[l2] & m3 - inside[l3]) < 0) { // all four inside
-                    v[i] = (overwrite ? 0.0 : v[i]) + half * (signed(m0 * width[l0], u0) + signed(m1 * width[l1], u1) + signed(m2 * width[l2], u2)
-                            + signed(m3 * width[l3], u3));
-                    p += 4 * Long.BYTES;
-                } else {
-                    s.consumeTo(p);
-                    v[i] = (overwrite ? 0.0 : v[i]) + half * standardInPlace(s, ks, slow);
-                    p = s.bytePosition(); // a request may have ended and the next begun (the same buffer)
-                }
-            }
-            if (i < to) { // fewer than four words left in this request
-                s.consumeTo(p);
-                v[i] = (overwrite ? 0.0 : v[i]) + half * standardInPlace(s, ks, slow);
-                i++;
-            } else {
-                s.consumeTo(p);
-            }
-        }
-    }
-
-    /**
-     * {@code Z1 + Z2 + Z3 + Z4} from {@code s}'s next words, one draw at a time: a draw whose word falls in its
-     * rectangle is computed in place, any other by {@link Ziggurat#next(LongCursor)} from that word on (which takes
-     * its further words with {@code nextLong()}, starting a new request when one ends).
-     */
-    private static double standardInPlace(SecureRandomBits s, byte[] ks, LongCursor slow) {
-        double sum = 0;
-        for (int k = 0; k < 4; k++) {
-            s.ensureWords();
-            int p = s.bytePosition();
-            long u = SecureRandomBits.wordAt(ks, p);
-            int layer = (int) u & 0xff;
-            long m = u >>> 11;
-            double z;
-            if (m < Ziggurat.INSIDE[layer]) {
-                z = signed(m * Ziggurat.W[layer], u);
-                s.consumeTo(p + Long.BYTES);
-            } else {
-                z = Ziggurat.next(slow.direct(s)); // reads the word u again, then what it needs after it
-            }
-            sum = k == 0 ? z : sum + z; // ((Z1 + Z2) + Z3) + Z4, as the reference adds them
-        }
-        return sum;
-    }
-
-    /** {@code x} with bit 8 of the word {@code u} as its sign, as {@link Ziggurat#next(LongCursor)} applies it. */
-    private static double signed(double x, long u) {
-        return Double.longBitsToDouble(Double.doubleToRawLongBits(x) ^ ((u & 0x100) << 55));
     }
 
     private double hardened(RandomBits stream) {
