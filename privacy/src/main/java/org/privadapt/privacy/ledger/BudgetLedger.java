@@ -1,21 +1,10 @@
 package org.privadapt.privacy.ledger;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -25,7 +14,6 @@ import org.privadapt.privacy.PrivacyBudget;
 import org.privadapt.privacy.accounting.Accountants;
 import org.privadapt.privacy.events.ComposedEvent;
 import org.privadapt.privacy.events.DpEvent;
-import org.privadapt.privacy.events.EventJson;
 
 /**
  * One party's privacy budget ledger: a file that records every release as an immutable entry (mechanism,
@@ -51,15 +39,15 @@ import org.privadapt.privacy.events.EventJson;
  * forced to disk, and renamed over the ledger atomically, then the directory is forced: a crash (even kill -9)
  * leaves either the old or the new ledger, never a torn one. Stale temporary files from a killed writer are removed
  * by the next writer.
+ *
+ * <p><b>Where things are.</b> This class opens ledgers, reads them and decides what may be charged. The file format
+ * (header, hash chain, parsing and checks) is {@link LedgerFormat}; the cost of a composition and the refusal
+ * message are {@link LedgerCost}; the write transaction over one or several ledgers is {@link LedgerCommit}, and
+ * the lock {@link LedgerLock}.
  */
 public final class BudgetLedger {
     public static final String FORMAT = "privadapt-ledger";
     public static final int VERSION = 1;
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .enable(SerializationFeature.INDENT_OUTPUT)
-            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
-    private static final ObjectMapper CANONICAL = new ObjectMapper()
-            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
 
     private final Path file;
     /** A new ledger's document, written by its first charge (lazy creation); null once the file exists or if eager. */
@@ -126,12 +114,9 @@ public final class BudgetLedger {
         }
         l.withLock(() -> {
             if (!Files.exists(l.file)) {
-                ObjectNode doc = header(party, budget, relation);
-                doc.put("header_hash", sha256(canonical(doc)));
-                doc.putArray("entries");
-                l.writeAtomically(doc);
+                l.writeAtomically(LedgerFormat.newDocument(party, budget, relation));
             } else {
-                Snapshot s = l.parse(l.readDocument());
+                Snapshot s = LedgerFormat.parse(l.file, l.readDocument());
                 if (!s.party().equals(party) || s.budget().epsilon() != budget.epsilon()
                         || s.budget().delta() != budget.delta() || s.relation() != relation) {
                     throw new LedgerException(l.file + ": ledger exists for party '" + s.party() + "' with budget (eps="
@@ -192,10 +177,7 @@ public final class BudgetLedger {
             return budgetFixed ? openOrCreate(file, party, budget, relation)
                     : openOrCreateKeepingBudget(file, party, budget, relation);
         }
-        ObjectNode doc = header(party, budget, relation);
-        doc.put("header_hash", sha256(canonical(doc)));
-        doc.putArray("entries");
-        return new BudgetLedger(file, doc, budgetFixed);
+        return new BudgetLedger(file, LedgerFormat.newDocument(party, budget, relation), budgetFixed);
     }
 
     /**
@@ -215,7 +197,7 @@ public final class BudgetLedger {
 
     /** Reads and verifies the ledger. */
     public Snapshot read() throws LedgerException {
-        return lockedUnlessPending(() -> parse(readDocument()));
+        return lockedUnlessPending(() -> LedgerFormat.parse(file, readDocument()));
     }
 
     /**
@@ -223,8 +205,8 @@ public final class BudgetLedger {
      */
     public double epsilonIfCharged(DpEvent event) throws LedgerException {
         return lockedUnlessPending(() -> {
-            Snapshot s = parse(readDocument());
-            return total(s, event).epsilon;
+            Snapshot s = LedgerFormat.parse(file, readDocument());
+            return LedgerCost.total(s, event).epsilon();
         });
     }
 
@@ -244,9 +226,9 @@ public final class BudgetLedger {
             all.add(c.event());
         }
         Snapshot s = read();
-        Total t = total(s, new ComposedEvent(all));
-        if (!(t.epsilon <= s.budget().epsilon())) {
-            throw new BudgetExceededException(refusal(plan, s, t));
+        LedgerCost.Total t = LedgerCost.total(s, new ComposedEvent(all));
+        if (!(t.epsilon() <= s.budget().epsilon())) {
+            throw new BudgetExceededException(LedgerCost.refusal(plan, s, t, file));
         }
     }
 
@@ -314,148 +296,39 @@ public final class BudgetLedger {
      */
     Planned plan(List<Charge> plan) throws BudgetExceededException, LedgerException {
         ObjectNode doc = readDocument();
-        Snapshot s = parse(doc);
+        Snapshot s = LedgerFormat.parse(file, doc);
         List<DpEvent> all = new ArrayList<>();
         for (Charge c : plan) {
             all.add(c.event());
         }
-        Total t = total(s, new ComposedEvent(all));
-        if (!(t.epsilon <= s.budget().epsilon())) {
-            throw new BudgetExceededException(refusal(plan, s, t));
+        LedgerCost.Total t = LedgerCost.total(s, new ComposedEvent(all));
+        if (!(t.epsilon() <= s.budget().epsilon())) {
+            throw new BudgetExceededException(LedgerCost.refusal(plan, s, t, file));
         }
-        String prev = s.entries().isEmpty() ? headerHash(doc) : s.entries().get(s.entries().size() - 1).hash();
+        String prev = s.entries().isEmpty() ? LedgerFormat.headerHash(doc) : s.entries().get(s.entries().size() - 1).hash();
         List<Entry> out = new ArrayList<>();
         List<DpEvent> sofar = new ArrayList<>();
         for (int k = 0; k < plan.size(); k++) {
             Charge c = plan.get(k);
             sofar.add(c.event());
-            Total tk = k == plan.size() - 1 ? t : total(s, new ComposedEvent(sofar));
-            ObjectNode entry = CANONICAL.createObjectNode();
-            entry.put("seq", s.entries().size() + k + 1);
-            entry.put("time", Instant.now().toString());
-            entry.put("label", c.label());
-            entry.put("mechanism", c.mechanism());
-            entry.set("event", EventJson.write(c.event()));
-            entry.put("relation", s.relation().id());
-            entry.put("sampler", c.sampler());
-            entry.put("secure_noise", c.secureNoise());
-            entry.set("parameters", CANONICAL.valueToTree(new TreeMap<>(c.parameters())));
-            entry.put("epsilon_after", tk.epsilon);
-            entry.put("accountant", tk.accountant);
-            entry.put("hash", chainHash(prev, entry));
-            prev = entry.get("hash").asText();
-            ((ArrayNode) doc.get("entries")).add(entry);
-            out.add(parseEntry(entry, s.relation()));
+            LedgerCost.Total tk = k == plan.size() - 1 ? t : LedgerCost.total(s, new ComposedEvent(sofar));
+            Entry entry = LedgerFormat.appendEntry(doc, prev, s.entries().size() + k + 1, c, s.relation(), tk);
+            prev = entry.hash();
+            out.add(entry);
         }
-        try {
-            return new Planned(JSON.writeValueAsBytes(doc), out);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return new Planned(LedgerFormat.bytes(doc), out);
     }
 
-    private String refusal(List<Charge> plan, Snapshot s, Total t) {
-        String what = plan.size() == 1 ? "'" + plan.get(0).label() + "'"
-                : "the plan '" + plan.get(0).label() + "' + " + (plan.size() - 1) + " more";
-        return what + " would bring party '" + s.party() + "' to epsilon " + fmt(t.epsilon) + " at delta " + s.budget().delta()
-                + ", over its budget " + fmt(s.budget().epsilon()) + " (spent so far " + fmt(s.epsilonSpent()) + ", ledger "
-                + file + ")";
-    }
-
-    // ------------------------------------------------------------------ internals
-
-    private record Total(double epsilon, String accountant) {
-    }
-
-    private static Total total(Snapshot s, DpEvent extra) throws LedgerException {
-        List<DpEvent> all = new ArrayList<>();
-        for (Entry e : s.entries()) {
-            all.add(e.event());
-        }
-        if (extra != null) {
-            all.add(extra);
-        }
-        if (all.isEmpty()) {
-            return new Total(0.0, "none");
-        }
-        DpEvent composed = new ComposedEvent(all);
-        Accountants.Certified c = Accountants.certify(s.relation(), composed, s.budget().delta());
-        if (c == null) {
-            throw new LedgerException("no accountant can analyse the composition " + composed.describe() + " under "
-                    + s.relation().description());
-        }
-        return new Total(c.epsilon(), c.accountant());
-    }
-
-    private static ObjectNode header(String party, PrivacyBudget budget, NeighbouringRelation relation) {
-        ObjectNode doc = CANONICAL.createObjectNode();
-        doc.put("format", FORMAT);
-        doc.put("version", VERSION);
-        doc.put("party", party);
-        ObjectNode b = doc.putObject("budget");
-        b.put("epsilon", budget.epsilon());
-        b.put("delta", budget.delta());
-        doc.put("relation", relation.id());
-        return doc;
-    }
-
-    private static String headerHash(ObjectNode doc) {
-        ObjectNode h = header(doc.get("party").asText(), new PrivacyBudget(doc.get("budget").get("epsilon").asDouble(),
-                doc.get("budget").get("delta").asDouble()), NeighbouringRelation.fromId(doc.get("relation").asText()));
-        return sha256(canonical(h));
-    }
-
-    private static String chainHash(String prev, ObjectNode entry) {
-        ObjectNode copy = entry.deepCopy();
-        copy.remove("hash");
-        return sha256(prev + "\n" + canonical(copy));
-    }
-
-    private static String canonical(JsonNode n) {
-        try {
-            return CANONICAL.writeValueAsString(sortKeys(n));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static JsonNode sortKeys(JsonNode n) {
-        if (n.isObject()) {
-            ObjectNode out = CANONICAL.createObjectNode();
-            List<String> names = new ArrayList<>();
-            n.fieldNames().forEachRemaining(names::add);
-            names.sort(String::compareTo);
-            for (String k : names) {
-                out.set(k, sortKeys(n.get(k)));
-            }
-            return out;
-        }
-        if (n.isArray()) {
-            ArrayNode out = CANONICAL.createArrayNode();
-            for (JsonNode x : n) {
-                out.add(sortKeys(x));
-            }
-            return out;
-        }
-        return n;
-    }
-
-    private static String sha256(String s) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
+    // ------------------------------------------------------------------ reading and locking
 
     private ObjectNode readDocument() throws LedgerException {
         if (pending != null) {
             if (!Files.exists(file)) {
                 return pending.deepCopy();
             }
-            ObjectNode found = readFile();
-            Snapshot s = parse(found);
-            Snapshot want = parse(pending.deepCopy());
+            ObjectNode found = LedgerFormat.readFile(file);
+            Snapshot s = LedgerFormat.parse(file, found);
+            Snapshot want = LedgerFormat.parse(file, pending.deepCopy());
             boolean budgetDiffers = s.budget().epsilon() != want.budget().epsilon() || s.budget().delta() != want.budget().delta();
             if (!s.party().equals(want.party()) || s.relation() != want.relation() || (pendingBudgetFixed && budgetDiffers)) {
                 throw new LedgerException(file + ": ledger created meanwhile for party '" + s.party() + "' with budget (eps="
@@ -465,95 +338,11 @@ public final class BudgetLedger {
             }
             return found;
         }
-        return readFile();
-    }
-
-    private ObjectNode readFile() throws LedgerException {
-        if (Files.isDirectory(file)) {
-            throw new LedgerException(file + ": is a directory, not a ledger file");
-        }
-        byte[] bytes;
-        try {
-            bytes = Files.readAllBytes(file);
-        } catch (NoSuchFileException e) {
-            throw new LedgerException(file + ": no such ledger", e);
-        } catch (IOException e) {
-            throw new LedgerException(file + ": cannot read ledger: " + e.getMessage(), e);
-        }
-        JsonNode n;
-        try {
-            n = CANONICAL.readTree(bytes);
-        } catch (JsonProcessingException e) {
-            com.fasterxml.jackson.core.JsonLocation loc = e.getLocation();
-            String at = loc == null ? "" : " line " + loc.getLineNr() + ", column " + loc.getColumnNr()
-                    + (loc.getByteOffset() >= bytes.length ? " (end of file: truncated?)" : "") + ":";
-            throw new LedgerException(file + ":" + at + " not a valid ledger (malformed JSON: "
-                    + e.getOriginalMessage().lines().findFirst().orElse("") + ")", e);
-        } catch (IOException e) {
-            throw new LedgerException(file + ": cannot read ledger: " + e.getMessage(), e);
-        }
-        if (n == null || !n.isObject() || !FORMAT.equals(n.path("format").asText())) {
-            throw new LedgerException(file + ": not a privadapt ledger (no \"format\": \"" + FORMAT + "\")");
-        }
-        if (n.path("version").asInt(-1) != VERSION) {
-            throw new LedgerException(file + ": ledger version " + n.path("version") + " is not supported (expected " + VERSION + ")");
-        }
-        return (ObjectNode) n;
-    }
-
-    private Snapshot parse(ObjectNode doc) throws LedgerException {
-        try {
-            String party = doc.get("party").asText();
-            PrivacyBudget budget = new PrivacyBudget(doc.get("budget").get("epsilon").asDouble(), doc.get("budget").get("delta").asDouble());
-            NeighbouringRelation relation = NeighbouringRelation.fromId(doc.get("relation").asText());
-            String prev = headerHash(doc);
-            if (!prev.equals(doc.path("header_hash").asText())) {
-                throw new LedgerException(file + ": the ledger header (party, budget or relation) was edited: its hash does not match");
-            }
-            List<Entry> entries = new ArrayList<>();
-            boolean secure = true;
-            JsonNode arr = doc.get("entries");
-            if (arr == null || !arr.isArray()) {
-                throw new LedgerException(file + ": ledger has no 'entries' array");
-            }
-            int k = 0;
-            for (JsonNode e : arr) {
-                k++;
-                if (!e.isObject() || e.path("seq").asInt() != k) {
-                    throw new LedgerException(file + ": entry " + k + " is out of sequence");
-                }
-                String expected = chainHash(prev, (ObjectNode) e);
-                if (!expected.equals(e.path("hash").asText())) {
-                    throw new LedgerException(file + ": entry " + k + " fails its hash chain (the ledger was edited or damaged)");
-                }
-                Entry entry = parseEntry(e, relation);
-                entries.add(entry);
-                secure &= entry.secureNoise();
-                prev = entry.hash();
-            }
-            Snapshot s = new Snapshot(file, party, budget, relation, List.copyOf(entries), 0, "none", secure);
-            Total t = total(s, null);
-            return new Snapshot(file, party, budget, relation, s.entries(), t.epsilon, t.accountant, secure);
-        } catch (IllegalArgumentException | NullPointerException e) {
-            throw new LedgerException(file + ": invalid ledger content: " + e.getMessage(), e);
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Entry parseEntry(JsonNode e, NeighbouringRelation relation) {
-        Map<String, Object> params = CANONICAL.convertValue(e.path("parameters"), Map.class);
-        return new Entry(e.get("seq").asInt(), e.get("time").asText(), e.get("label").asText(), e.get("mechanism").asText(),
-                EventJson.read(e.get("event")), relation.id(), e.get("sampler").asText(), e.get("secure_noise").asBoolean(),
-                params == null ? Map.of() : params, e.get("epsilon_after").asDouble(), e.path("accountant").asText(),
-                e.get("hash").asText());
+        return LedgerFormat.readFile(file);
     }
 
     private void writeAtomically(ObjectNode doc) throws LedgerException {
-        try {
-            LedgerCommit.writeOne(file, JSON.writeValueAsBytes(doc));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        LedgerCommit.writeOne(file, LedgerFormat.bytes(doc));
     }
 
     @FunctionalInterface
@@ -587,9 +376,5 @@ public final class BudgetLedger {
         try (lock) {
             return body.run();
         }
-    }
-
-    private static String fmt(double x) {
-        return String.format(java.util.Locale.ROOT, "%.6g", x);
     }
 }
