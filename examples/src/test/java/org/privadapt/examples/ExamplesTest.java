@@ -52,6 +52,16 @@ class ExamplesTest {
     }
 
     @Test
+    void theReadmeTourRunsAndSpendsWithinItsLedger() throws Exception {
+        String out = capture(() -> JavaApiTour.main(new String[] {dir.toString()}));
+        assertThat(out).contains("CORAL (not private) predicted 1500 target rows");
+        double spent = Double.parseDouble(out.replaceAll("(?s).*DP-SGD source model: spent epsilon ([0-9.]+).*", "$1"));
+        assertThat(spent).isPositive().isLessThanOrEqualTo(2.0);
+        assertThat(percent(out, "dp-source-only target accuracy")).isGreaterThan(40); // 3 classes: chance is 33 %
+        assertThat(out).contains("source ledger: 2 release(s)");
+    }
+
+    @Test
     void primaTwoPartyRunsThroughArtifacts() throws Exception {
         String out = capture(() -> PrimaTwoParty.main(new String[0]));
         assertThat(percent(out, "PRIMA target accuracy")).isGreaterThan(40); // 3 classes: chance is 33 %

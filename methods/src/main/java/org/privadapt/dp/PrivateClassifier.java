@@ -29,6 +29,7 @@ import org.privadapt.privacy.noise.NoiseSource;
  * PrivateClassifier clf = PrivateClassifier.builder()
  *         .epsilon(2).delta(1e-5).epochs(10).batch(64).clip(1.0)
  *         .sizeIsPublic()                // n enters the sampling rate: declare it public (or use replace-one)
+ *         .classes(3)                    // one output per class: the class count is public
  *         .ledger(Path.of("source.ledger"), 10.0)
  *         .build();
  * clf.fit(x, y);                          // charges the ledger, then trains
@@ -38,8 +39,9 @@ import org.privadapt.privacy.noise.NoiseSource;
  *
  * <p>Privacy: example-level DP under add-or-remove-one neighbours (or replace-one with {@link Builder#replaceOne()}).
  * The sampling rate batch/n and the number of steps reveal n, so under add-or-remove the size must be declared public
- * ({@link Builder#sizeIsPublic()}), as Opacus and TF Privacy silently assume; the class count k is taken from the
- * labels (codes 0..k-1) and is likewise published by the model: pass {@link Builder#classes(int)} when k is public.
+ * ({@link Builder#sizeIsPublic()}), as Opacus and TF Privacy silently assume; the class count k is published by the
+ * model (one output per class), so it must be declared: {@link Builder#classes(int)} (labels are codes 0..k-1). It is
+ * never taken from the labels, the rule {@link org.privadapt.methods.core.Adaptation#run} and the CLI follow too.
  * Rows should be bounded (e.g. scaled to a fixed L2 norm) but need not be: every per-example gradient is clipped.
  * Noise is drawn from a secure source unless {@link Builder#seed(long)} asks for reproducible (NOT PRIVATE) noise.
  */
@@ -64,6 +66,12 @@ public final class PrivateClassifier {
      * @throws IllegalStateException   when n was not declared public under add-or-remove neighbours
      */
     public PrivateClassifier fit(double[][] x, int[] y) throws BudgetExceededException, BudgetLedger.LedgerException {
+        if (b.classes <= 0) {
+            // the same rule as Adaptation.run and the CLI (Disclosures): the model has one output per class, so k read
+            // from the labels (the largest code + 1) would reveal whether one record holds the last class
+            throw new IllegalStateException("the model has one output per class, so it publishes the class count k: declare "
+                    + "it public with builder().classes(k) (labels are codes 0..k-1); it is never read from the labels");
+        }
         int kGuess = Math.max(b.classes, java.util.Arrays.stream(y).max().orElse(0) + 1);
         // auto with hidden layers is DP-SGD (a network was asked for), as PrivateLearners.kind resolves --classifier dnn
         PrivateLearners.Kind kind = PrivateLearners.kind(new MethodConfig(b.hidden.length == 0 ? "lr" : "dnn", 0.0, 1L,
@@ -274,7 +282,7 @@ public final class PrivateClassifier {
             return this;
         }
 
-        /** The number of classes, when it is public (otherwise the largest label + 1, which the model publishes). */
+        /** The number of classes k, declared public (required: the model has one output per class). */
         public Builder classes(int k) {
             this.classes = k;
             return this;

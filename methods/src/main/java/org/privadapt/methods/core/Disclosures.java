@@ -59,7 +59,8 @@ public final class Disclosures {
 
     /** The command-line option that declares facts public for {@code party}. */
     static String option(String party, String fact) {
-        return "--" + party + "-public " + fact + "; in the two-party commands --public " + fact;
+        return "--" + party + "-public " + fact + "; in the two-party commands --public " + fact
+                + "; from Java: dataset.withPublicFacts(PublicFacts.parse(List.of(\"" + fact + "\"), \"who declares it\"))";
     }
 
     /** The facts a DP-SGD model of {@code party} carries: n (sampling rate, steps), the class set, the layout. */
