@@ -1,0 +1,159 @@
+package org.privadapt.cli.commands;
+
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.privadapt.cli.DataSpecs;
+import org.privadapt.cli.ExitCodes;
+import org.privadapt.cli.PartyOptions;
+import org.privadapt.cli.UsageException;
+import org.privadapt.cli.report.AtomicFiles;
+import org.privadapt.cli.report.Json;
+import org.privadapt.data.ClassLabels;
+import org.privadapt.data.Dataset;
+import org.privadapt.methods.artifacts.ArtifactException;
+import org.privadapt.methods.core.Classifiers;
+import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.prima.Prima;
+import org.privadapt.methods.prima.SourceModel;
+import org.privadapt.methods.prima.TargetRelease;
+import org.privadapt.models.Metrics;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code privadapt target predict}. */
+@Command(name = "predict", mixinStandardHelpOptions = true,
+        description = {"Target: apply the source's model artifact to its rows; write the predictions (CSV: row, class) "
+                + "and, when the rows are labelled, report the accuracy.",
+            "Example: privadapt target predict --data office-caltech10/amazon --model model.json --out predictions.csv --json"})
+public final class TargetPredictCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--data", required = true, paramLabel = "FILE", description = "The target's rows (labels optional).")
+    String dataRef;
+
+    @Option(names = "--model", required = true, paramLabel = "FILE", description = "The model artifact written by 'source train'.")
+    Path modelFile;
+
+    @Option(names = "--release", paramLabel = "FILE", description = "The target's own release: checks that the model was trained on it.")
+    Path releaseFile;
+
+    @Option(names = "--out", required = true, paramLabel = "FILE", description = "Where to write the predictions (CSV, atomically).")
+    Path out;
+
+    @Option(names = "--json", description = "Print a JSON summary (with the accuracy when the data has labels) on standard output.")
+    boolean json;
+
+    @Option(names = "--refine", defaultValue = "none", paramLabel = "auto|none|centroids|self-training",
+            description = "Refine the model on these rows before predicting (the target's own computation: nothing is "
+                    + "released, the source's guarantee is unchanged; docs/privacy/private-learners.md); auto chooses among "
+                    + "none, centroids and self-training on these rows by a fixed label-free rule. Default: ${DEFAULT-VALUE}.")
+    String refine;
+
+    @Mixin
+    DataSpecs data;
+
+    @Override
+    public Integer call() throws Exception {
+        PartyOptions.requireWritable(out, "--out");
+        org.privadapt.methods.core.MethodConfig refineConfig = org.privadapt.methods.core.MethodConfig.defaults()
+                .withParam("refine", refine);
+        if (!java.util.Set.of("auto", "none", "centroids", "self-training").contains(refine)) {
+            throw new UsageException("--refine: '" + refine + "' is not one of auto, none, centroids, self-training (a PRIMA/PRISA "
+                    + "model is not one linear map of the rows, so centre and im do not apply)");
+        }
+        SourceModel model = SourceModel.fromArtifact(org.privadapt.cli.InputFiles.artifact(modelFile, "model", "--model"),
+                modelFile.toString());
+        if (releaseFile != null) {
+            TargetRelease rel = TargetRelease.fromArtifact(org.privadapt.cli.InputFiles.artifact(releaseFile, "release", "--release"),
+                    releaseFile.toString());
+            if (!rel.checksum().equals(model.releaseChecksum())) {
+                throw new ArtifactException(modelFile + ": the model was trained on another release (its release checksum "
+                        + abbreviate(model.releaseChecksum()) + " is not " + releaseFile + "'s " + abbreviate(rel.checksum()) + ")");
+            }
+        }
+        Dataset rows = TargetCommand.prepare(data, dataRef, DataSpecs.Role.PREDICTION, model.preprocessing(), "target");
+        int[] pred = Prima.predict(model, rows);
+        // degenerate predictions of the received model, and then of the refined one: read without labels
+        List<String> predictionWarnings = new java.util.ArrayList<>();
+        String received = Metrics.degenerateWarning(pred, model.classNames());
+        if (received != null) {
+            predictionWarnings.add("received model: " + received);
+        }
+        org.privadapt.methods.core.TargetRefinements.Refined refinement = org.privadapt.methods.core.TargetRefinements
+                .refinePredictions(refineConfig, pred, model.classNames(), rows.features());
+        org.privadapt.models.Classifier refined = refinement.model();
+        if (refined != null) {
+            pred = refined.predict(rows.features());
+            String after = Metrics.degenerateWarning(pred, model.classNames());
+            if (after != null) {
+                predictionWarnings.add("refined model: " + after);
+            }
+        }
+        List<String> names = model.classNames();
+        StringBuilder csv = new StringBuilder("row,prediction\n");
+        for (int i = 0; i < pred.length; i++) {
+            csv.append(i).append(',').append(names.get(pred[i])).append('\n');
+        }
+        Double accuracy = null;
+        String chance = null;
+        if (rows.hasLabels() && rows.isClassification()) {
+            ClassLabels truth = Classifiers.truthFor(names, rows);
+            accuracy = Metrics.accuracy(pred, truth);
+            chance = Metrics.chanceWarning(accuracy, truth);
+        }
+        AtomicFiles.write(out, csv.toString().getBytes(StandardCharsets.UTF_8));
+        PrintWriter w = spec.commandLine().getOut();
+        Map<String, Object> summary = new LinkedHashMap<>();
+        summary.put("predictions", out.toString());
+        summary.put("method", model.method());
+        summary.put("rows", rows.size());
+        summary.put("accuracy", accuracy);
+        summary.put("model_private", model.privacy().path("private").asBoolean());
+        summary.put("refine", refine);
+        if (refinement.diagnostics().get("refine") instanceof Map<?, ?> choice) {
+            summary.put("refine_choice", choice);
+        }
+        if (chance != null) {
+            summary.put("warning", chance);
+        }
+        if (!predictionWarnings.isEmpty()) {
+            summary.put("prediction_warnings", predictionWarnings);
+        }
+        for (String pw : predictionWarnings) {
+            spec.commandLine().getErr().println("privadapt: warning: " + pw);
+        }
+        if (json) {
+            w.println(Json.write(summary));
+        } else {
+            w.printf(Locale.ROOT, "predictions: %s (%d rows, %s)%n", out, rows.size(), model.method());
+            if (accuracy != null) {
+                w.printf(Locale.ROOT, "accuracy:    %.2f %%%n", 100 * accuracy);
+            }
+            if (chance != null) {
+                w.println("warning:     " + chance);
+            }
+            if (refinement.diagnostics().get("refine") instanceof Map<?, ?> choice) {
+                w.println("refine:      auto chose " + choice.get("chosen") + " (" + choice.get("reason") + "; on these rows "
+                        + "only, nothing released)");
+            }
+            if (!model.privacy().path("private").asBoolean()) {
+                w.println("warning:     the model was trained with seeded noise: NOT differentially private");
+            }
+        }
+        return ExitCodes.OK;
+    }
+
+    private static String abbreviate(String s) {
+        return s == null ? "none" : s.substring(0, Math.min(12, s.length()));
+    }
+}
