@@ -113,6 +113,7 @@ public final class AuditCommand implements Callable<Integer> {
             }
         }
         List<Map<String, Object>> rows = new ArrayList<>();
+        java.util.Set<String> noted = new java.util.HashSet<>();
         for (String n : names) {
             long trials = trialsOption != null ? trialsOption : ReleaseAudit.release(n).defaultTrials();
             for (double e : eps) {
@@ -123,6 +124,14 @@ public final class AuditCommand implements Callable<Integer> {
                     NoiseSource noise = seed == null ? NoiseSource.secure() : NoiseSource.seeded(seed);
                     Map<String, Object> m = new LinkedHashMap<>(ReleaseAudit.audit(n, rel, e, delta, trials, 1 - confidence, noise));
                     m.put("noise", seed == null ? "secure" : "seeded (NOT PRIVATE)");
+                    if (trialsOption != null && m.get("canaries") instanceof Number c && c.longValue() != trialsOption
+                            && noted.add(n)) {
+                        // a one-run audit trains on whole runs of canaries: say so rather than run more than asked silently
+                        long runs = ((Number) m.get("training_runs")).longValue();
+                        spec.commandLine().getErr().println("privadapt: note: " + n + " is audited in training runs of "
+                                + (c.longValue() / runs) + " canaries: --trials " + trialsOption + " ran " + c.longValue()
+                                + " canaries (" + runs + " run" + (runs == 1 ? "" : "s") + ")");
+                    }
                     rows.add(m);
                 }
             }

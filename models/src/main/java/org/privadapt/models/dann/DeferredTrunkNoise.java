@@ -22,11 +22,13 @@ import org.privadapt.privacy.noise.GaussianVectorSampler;
  * target's. So each party p keeps, for each row, the variance {@code v_p[j]} of its noise the row has not yet been
  * given, {@code v_p <- v_p + (lr_s f_s sigma C / M)^2} for each of p's steps; before a step's forward pass the rows
  * its batch reads are given one Gaussian per party with pending variance, drawn from that party's own sampler, and
- * the last step gives every row what it is owed. Every quantity the training computes, and the network it returns,
- * then have the ordinary loop's joint distribution (exact arithmetic): a step's forward and backward passes depend
+ * the last step gives every row what it is owed. Every step's forward and backward passes, and the network returned,
+ * then have the ordinary loop's joint distribution (exact arithmetic; the network between steps does not): they depend
  * only on the rows its batch reads, and these carry the same sums of independent Gaussians. The privacy analysis is
  * the ordinary loop's, unchanged, for each party. What must not be released is the network between steps (its
- * unread rows lack noise); only the final network is returned.
+ * unread rows lack noise); only the final network is returned. A per-step hook added to the training loop later
+ * (progress on the network, a checkpoint, early stopping) must first give every row each party's pending noise, as
+ * the last step does, and only then read the network; none exists today.
  *
  * <p><b>How.</b> Batches are Poisson samples that do not depend on the network, so step s + 1's batch is drawn
  * before step s runs, and the rows it reads get their pending noise drawn ahead on the other core

@@ -22,12 +22,14 @@ import org.privadapt.privacy.noise.GaussianVectorSampler;
  * steps leaves, each step's decayed by the later steps' decay as the ordinary loop decays it, is one Gaussian of
  * variance {@code v}, where {@code v <- (1 - lr_s decay)^2 v + (lr_s sigma / M)^2} step by step (k (lr sigma / M)^2
  * for k steps at a constant rate without decay). Drawing it once, when the row is next read (or when training
- * ends), gives every quantity the training computes, and the model it returns, exactly the joint
- * distribution of the ordinary loop (in exact arithmetic): each step's gradient depends only on the rows it reads,
- * and these carry the same noise sums. The privacy analysis is therefore the ordinary loop's, unchanged: the
- * released model has the same distribution. What must not be released is the model between steps, whose untouched
- * rows lack their pending noise and so show which rows a batch did not read; this class returns only the model at
- * the end, after every row has received all its noise.
+ * ends), gives every step's clipped sum, and the model returned, exactly the joint distribution of the ordinary
+ * loop (in exact arithmetic): each step's gradient depends only on the rows it reads, and these carry the same noise
+ * sums. The privacy analysis is therefore the ordinary loop's, unchanged: the released model has the same
+ * distribution. The model between steps does not: its rows not yet read lack their pending noise and so show which
+ * rows a batch did not read. It must not leave this class; this class returns only the model at the end, after every
+ * row has received all its noise. <b>A per-step hook</b> (progress on the model, a checkpoint, early stopping on a
+ * validation score) added to the loop below must first give every row its pending noise (as the last step does) and
+ * read the model only after that; none exists today.
  *
  * <p><b>How.</b> Poisson sampling does not depend on the model, so the batch of step t + 1 is drawn before step t's
  * sum. Its rows' pending noise (that of the steps since the row was last given noise, step t included) is
