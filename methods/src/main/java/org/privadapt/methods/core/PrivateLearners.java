@@ -13,14 +13,8 @@ import org.privadapt.models.dp.SessionRandomness;
 import org.privadapt.models.nn.Network;
 import org.privadapt.privacy.NeighbouringRelation;
 import org.privadapt.privacy.PrivacySession;
-import org.privadapt.privacy.accounting.NoiseCalibration;
-import org.privadapt.privacy.accounting.PrivacyAccountant;
 import org.privadapt.privacy.events.ApproximateDpEvent;
-import org.privadapt.privacy.events.ComposedEvent;
 import org.privadapt.privacy.events.DpEvent;
-import org.privadapt.privacy.events.GaussianEvent;
-import org.privadapt.privacy.events.SelfComposedEvent;
-import org.privadapt.privacy.mechanisms.GaussianCalibration;
 import org.privadapt.privacy.mechanisms.ObjectivePerturbationCalibration;
 import org.privadapt.privacy.noise.NoiseSource;
 
@@ -44,6 +38,10 @@ import org.privadapt.privacy.noise.NoiseSource;
  * Every learner but the two gradient methods leaves n out of the release: they need the class set and the feature
  * layout public, not n ({@link #requireDisclosures}). Each produces a {@link Network} (a linear one, except DP-SGD with
  * hidden layers), so every artifact that carries a DP-SGD model carries these too.
+ *
+ * <p>This class chooses the learner, plans it and trains it. Package-private neighbours hold the rest: the settings'
+ * defaults and checks ({@link LearnerSettings}), the noise calibration of the non-gradient learners
+ * ({@link LearnerCalibration}) and the ncm and lda releases ({@link StatisticsReleases}).
  */
 public final class PrivateLearners {
     private PrivateLearners() {
@@ -234,8 +232,8 @@ public final class PrivateLearners {
     public static Plan plan(MethodConfig c, int n, int d, int k, double epsilon, double delta, NeighbouringRelation relation,
                             DpEvent prior, int runs) {
         Kind kind = kind(c, d, k, epsilon);
-        MethodConfig cfg = withDefaults(c, kind, n, d);
-        checkSettings(kind, cfg); // refused before anything is charged
+        MethodConfig cfg = LearnerSettings.withDefaults(c, kind, n, d);
+        LearnerSettings.checkSettings(kind, cfg); // refused before anything is charged
         if (kind.gradientBased()) {
             PrivateTraining.Plan p = PrivateTraining.plan(cfg, n, epsilon, delta, relation, prior, runs);
             return new Plan(kind, p.event(), p.config().noiseMultiplier(), p, cfg, relation, runs, null);
@@ -244,21 +242,9 @@ public final class PrivateLearners {
             throw new IllegalArgumentException("runs must be >= 1, got " + runs);
         }
         if (kind == Kind.OBJECTIVE_PERTURBATION) {
-            return planObjective(cfg, d, k, epsilon, delta, relation, prior, runs);
+            return LearnerCalibration.planObjective(cfg, d, k, epsilon, delta, relation, prior, runs);
         }
-        double s;
-        double eps = epsilon * (1 - 1e-9);
-        if (prior == null && runs == 1) {
-            s = GaussianCalibration.analyticSigma(eps, delta, 1.0);
-        } else {
-            PrivacyAccountant certified = new org.privadapt.privacy.accounting.CertifyingAccountant(relation);
-            s = NoiseCalibration.smallest(x -> {
-                DpEvent runsEvent = runs == 1 ? new GaussianEvent(x) : new SelfComposedEvent(new GaussianEvent(x), runs);
-                return prior == null ? runsEvent : ComposedEvent.of(prior, runsEvent);
-            }, certified, eps, delta, runs + " Gaussian releases of " + kind.label());
-        }
-        DpEvent event = runs == 1 ? new GaussianEvent(s) : new SelfComposedEvent(new GaussianEvent(s), runs);
-        return new Plan(kind, event, s, null, cfg, relation, runs, null);
+        return LearnerCalibration.planGaussian(kind, cfg, epsilon, delta, relation, prior, runs);
     }
 
     /**
@@ -267,139 +253,14 @@ public final class PrivateLearners {
      */
     public static final double OBJECTIVE_RELATIVE_TOLERANCE = 1e-7;
 
-    /**
-     * Objective perturbation: each model is one (eps1, delta1) guarantee. Alone, eps1 and delta1 are the target;
-     * after a prior or for several runs, delta1 = delta / (2 runs) and eps1 is the largest value for which the
-     * composition, certified by the same accountant the ledger charges with, stays within (epsilon, delta).
-     */
-    static Plan planObjective(MethodConfig cfg, int d, int k, double epsilon, double delta, NeighbouringRelation relation, DpEvent prior,
-                              int runs) {
-        double r = cfg.param("learner-row-bound", Double.NaN);
-        double lambda = cfg.param("learner-lambda", defaultObjectiveLambda(r));
-        double eps1;
-        double delta1;
-        if (prior == null && runs == 1) {
-            eps1 = epsilon;
-            delta1 = delta;
-        } else {
-            delta1 = delta / (2.0 * runs);
-            PrivacyAccountant certified = new org.privadapt.privacy.accounting.CertifyingAccountant(relation);
-            java.util.function.DoubleFunction<DpEvent> compose = e -> {
-                DpEvent one = new ApproximateDpEvent(e, delta1);
-                DpEvent all = runs == 1 ? one : new SelfComposedEvent(one, runs);
-                return prior == null ? all : ComposedEvent.of(prior, all);
-            };
-            double lo = 0;
-            double hi = epsilon;
-            if (certified.epsilon(compose.apply(hi), delta) <= epsilon) {
-                lo = hi;
-            } else {
-                for (int it = 0; it < 40; it++) {
-                    double mid = 0.5 * (lo + hi);
-                    if (certified.epsilon(compose.apply(mid), delta) <= epsilon) {
-                        lo = mid;
-                    } else {
-                        hi = mid;
-                    }
-                }
-            }
-            if (!(lo > 0)) {
-                throw new IllegalArgumentException("objective perturbation: nothing of (" + epsilon + ", " + delta
-                        + ") is left for " + runs + " model(s) after the prior release");
-            }
-            eps1 = lo;
-        }
-        ObjectivePerturbationCalibration.Calibrated c = ObjectivePerturbationCalibration.calibrate(eps1, delta1, k, r, lambda,
-                OBJECTIVE_RELATIVE_TOLERANCE, (d + 1) * k, relation);
-        DpEvent one = new ApproximateDpEvent(eps1, delta1);
-        DpEvent event = runs == 1 ? one : new SelfComposedEvent(one, runs);
-        return new Plan(Kind.OBJECTIVE_PERTURBATION, event, Double.NaN, null, cfg.withParam("learner-lambda",
-                Double.toString(c.parameters().lambda())), relation, runs, c);
-    }
-
-    /** Every public setting of the learner, checked before anything is charged or drawn. */
-    static void checkSettings(Kind kind, MethodConfig cfg) {
-        if (kind.gradientBased()) {
-            return; // PrivateTraining.plan checks its own
-        }
-        double r = cfg.param("learner-row-bound", Double.NaN);
-        if (!(r > 0) || Double.isInfinite(r)) {
-            throw new IllegalArgumentException("learner-row-bound must be finite and > 0, got " + r);
-        }
-        switch (kind) {
-            case LDA -> {
-                checkLdaShares(cfg.param("lda-count-share", 0.05), cfg.param("lda-moment-share", 0.5));
-                double alpha = cfg.param("lda-shrinkage", 0.5);
-                if (!(alpha >= 0 && alpha <= 1)) {
-                    throw new IllegalArgumentException("lda-shrinkage must be in [0, 1], got " + alpha);
-                }
-            }
-            case OUTPUT_PERTURBATION -> new OutputPerturbation.Config(cfg.param("learner-lambda", Double.NaN), r, 1e-4, 1);
-            case OBJECTIVE_PERTURBATION -> {
-                double lambda = cfg.param("learner-lambda", Double.MIN_NORMAL);
-                if (!(lambda > 0) || Double.isInfinite(lambda)) {
-                    throw new IllegalArgumentException("learner-lambda must be finite and > 0, got " + lambda);
-                }
-            }
-            default -> {
-            }
-        }
-    }
-
-    static double checkLdaShares(double countShare, double momentShare) {
-        double sumShare = 1 - countShare - momentShare;
-        if (!(countShare > 0 && momentShare > 0 && sumShare > 0)) {
-            throw new IllegalArgumentException("lda: lda-count-share and lda-moment-share must be > 0 with a sum below 1, got "
-                    + countShare + " and " + momentShare);
-        }
-        return sumShare;
-    }
-
-    /** The configuration with the learner's defaults filled in (public: from d, n only where n is public). */
+    /** The configuration with the learner's defaults filled in ({@link LearnerSettings#withDefaults}). */
     static MethodConfig withDefaults(MethodConfig c, Kind kind, int n, int d) {
-        MethodConfig out = c;
-        if (!c.params().containsKey("learner-row-bound")) {
-            out = out.withParam("learner-row-bound", Double.toString(Math.max(1, Math.floor(Math.sqrt(d)))));
-        }
-        switch (kind) {
-            case DP_GD -> {
-                out = out.withParam("batch", Integer.toString(Math.max(1, n)));
-                if (!c.params().containsKey("epochs")) {
-                    out = out.withParam("epochs", "100");
-                }
-                if (!c.params().containsKey("lr")) {
-                    out = out.withParam("lr", "0.05");
-                }
-            }
-            case OUTPUT_PERTURBATION -> {
-                if (!c.params().containsKey("learner-lambda")) {
-                    double r = out.param("learner-row-bound", 1.0);
-                    out = out.withParam("learner-lambda", Double.toString(defaultLambda(r)));
-                }
-            }
-            case OBJECTIVE_PERTURBATION -> {
-                if (!c.params().containsKey("learner-lambda")) {
-                    double r = out.param("learner-row-bound", 1.0);
-                    out = out.withParam("learner-lambda", Double.toString(defaultObjectiveLambda(r)));
-                }
-            }
-            default -> {
-            }
-        }
-        return out;
+        return LearnerSettings.withDefaults(c, kind, n, d);
     }
 
-    /** Lambda for output perturbation when none is given: proportional to R^2 (evidence in the results doc). */
+    /** Output perturbation's default lambda ({@link LearnerSettings#defaultLambda}). */
     static double defaultLambda(double rowBound) {
-        return 10 * (rowBound * rowBound + 1);
-    }
-
-    /**
-     * Lambda for objective perturbation when none is given: 25 (R^2 + 1), raised by the calibration when the Jacobian
-     * term needs more (measured on the four suites at epsilon 2: 25 against 5 and 100, docs/results/private-learners.md).
-     */
-    static double defaultObjectiveLambda(double rowBound) {
-        return 25 * (rowBound * rowBound + 1);
+        return LearnerSettings.defaultLambda(rowBound);
     }
 
     /**
@@ -409,8 +270,7 @@ public final class PrivateLearners {
      * to {@link #ncmExact}: an engine that sums the rows elsewhere (the spark module) calls the two steps itself.
      */
     public static ClassStatistics ncmRelease(Plan p, FeatureMatrix x, int[] y, int k, org.privadapt.models.dp.NoiseAndSampling rnd) {
-        requireKind(p, Kind.NCM);
-        return ncmNoise(p, ncmExact(x, y, k), rnd);
+        return StatisticsReleases.ncmRelease(p, x, y, k, rnd);
     }
 
     /**
@@ -418,14 +278,12 @@ public final class PrivateLearners {
      * {@link ClassStatistics#normaliseRows} (row by row: {@link ClassStatistics#normaliseRow}).
      */
     public static ClassStatistics ncmExact(FeatureMatrix x, int[] y, int k) {
-        return ClassStatistics.of(ClassStatistics.normaliseRows(x), y, k, false);
+        return StatisticsReleases.ncmExact(x, y, k);
     }
 
     /** The ncm release's noise step on its exact statistic ({@link #ncmExact}, or the same sums computed elsewhere). */
     public static ClassStatistics ncmNoise(Plan p, ClassStatistics exact, org.privadapt.models.dp.NoiseAndSampling rnd) {
-        requireKind(p, Kind.NCM);
-        ClassStatistics.Sensitivities delta = ClassStatistics.sensitivities(p.relation(), 1.0);
-        return exact.withNoise(Double.POSITIVE_INFINITY, p.noiseMultiplier(), Double.POSITIVE_INFINITY, delta, rnd);
+        return StatisticsReleases.ncmNoise(p, exact, rnd);
     }
 
     /**
@@ -435,15 +293,12 @@ public final class PrivateLearners {
      * {@link #ldaNoise} applied to {@link #ldaExact}.
      */
     public static ClassStatistics ldaRelease(Plan p, FeatureMatrix x, int[] y, int k, org.privadapt.models.dp.NoiseAndSampling rnd) {
-        requireKind(p, Kind.LDA);
-        ldaShares(p); // the shares are checked before any row is read
-        return ldaNoise(p, ldaExact(p, x, y, k), rnd);
+        return StatisticsReleases.ldaRelease(p, x, y, k, rnd);
     }
 
     /** The row bound R the lda release clips rows to (public, from the plan's settings). */
     public static double ldaRowBound(Plan p) {
-        requireKind(p, Kind.LDA);
-        return p.config().param("learner-row-bound", 1.0);
+        return StatisticsReleases.ldaRowBound(p);
     }
 
     /**
@@ -451,32 +306,12 @@ public final class PrivateLearners {
      * {@link #ldaRowBound} by {@link ClassStatistics#clipRows} (row by row: {@link ClassStatistics#clipRow}).
      */
     public static ClassStatistics ldaExact(Plan p, FeatureMatrix x, int[] y, int k) {
-        FeatureMatrix rows = ClassStatistics.clipRows(x, ldaRowBound(p));
-        return ClassStatistics.of(rows, y, k, true);
+        return StatisticsReleases.ldaExact(p, x, y, k);
     }
 
     /** The lda release's noise step on its exact statistic ({@link #ldaExact}, or the same statistic computed elsewhere). */
     public static ClassStatistics ldaNoise(Plan p, ClassStatistics exact, org.privadapt.models.dp.NoiseAndSampling rnd) {
-        double[] shares = ldaShares(p);
-        double s = p.noiseMultiplier();
-        return exact.withNoise(s / Math.sqrt(shares[0]), s / Math.sqrt(shares[1]), s / Math.sqrt(shares[2]),
-                ClassStatistics.sensitivities(p.relation(), ldaRowBound(p)), rnd);
-    }
-
-    /** The lda plan's (count, sum, moment) shares of the precision, checked. */
-    private static double[] ldaShares(Plan p) {
-        requireKind(p, Kind.LDA);
-        MethodConfig c = p.config();
-        double countShare = c.param("lda-count-share", 0.05);
-        double momentShare = c.param("lda-moment-share", 0.5);
-        double sumShare = checkLdaShares(countShare, momentShare);
-        return new double[] {countShare, sumShare, momentShare};
-    }
-
-    private static void requireKind(Plan p, Kind kind) {
-        if (p.kind() != kind) {
-            throw new IllegalArgumentException("not an " + kind.label() + " plan: " + p.kind().label());
-        }
+        return StatisticsReleases.ldaNoise(p, exact, rnd);
     }
 
     /** Fits the planned learner (its event must already be charged); noise from {@code noise}. */
