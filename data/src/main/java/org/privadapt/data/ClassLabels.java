@@ -18,7 +18,8 @@ public final class ClassLabels implements Labels {
         this.names = List.copyOf(names);
         for (int i = 0; i < codes.length; i++) {
             if (codes[i] < 0 || codes[i] >= names.size()) {
-                throw new IllegalArgumentException("label code " + codes[i] + " at row " + i + " outside [0, " + names.size() + ")");
+                throw new IllegalArgumentException("label code " + codes[i] + " at row " + PrivateText.row(i) + " outside [0, "
+                        + names.size() + ")");
             }
         }
         this.codes = codes.clone();
@@ -121,7 +122,7 @@ public final class ClassLabels implements Labels {
         for (int c = 0; c < names.size(); c++) {
             map[c] = target.indexOf(names.get(c));
             if (map[c] < 0) {
-                throw new IllegalArgumentException("class '" + names.get(c) + "' is not among " + target);
+                throw new IllegalArgumentException("class " + PrivateText.quoted(names.get(c)) + " is not among " + target);
             }
         }
         int[] out = new int[codes.length];

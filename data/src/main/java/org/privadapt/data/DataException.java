@@ -6,6 +6,10 @@ import java.nio.file.Path;
  * Bad input data: a missing, unreadable, truncated or malformed file, a non-finite value, a shape that does not
  * fit. The message is one line naming the file and the position (line, column, byte offset, row or variable)
  * where the problem was found, e.g. {@code data.csv:line 17, field 3: 'abc' is not a number}.
+ *
+ * <p>With messages redacted ({@link PrivateText#redacting}), the position and the problem are shown through
+ * {@link PrivateText#position} and {@link PrivateText#problem}, e.g. {@code data.csv:line <redacted>, field 3:
+ * <redacted> is not a number}: the file, the kind of position and the rule stay, the row's number and value do not.
  */
 public class DataException extends Exception {
     private static final long serialVersionUID = 1L;
@@ -17,6 +21,10 @@ public class DataException extends Exception {
     }
 
     public DataException(String file, String position, String problem, Throwable cause) {
+        this(file, PrivateText.position(position), PrivateText.problem(problem), cause, true);
+    }
+
+    private DataException(String file, String position, String problem, Throwable cause, boolean shown) {
         super(format(file, position, problem), cause);
         this.file = file;
         this.position = position;
@@ -49,7 +57,7 @@ public class DataException extends Exception {
         return file;
     }
 
-    /** Where in the file, or null. */
+    /** Where in the file, or null (as shown: redacted when messages are, {@link PrivateText#position}). */
     public String position() {
         return position;
     }

@@ -188,15 +188,15 @@ public final class Dataset {
         if (features instanceof DenseMatrix d) {
             int[] bad = d.firstNonFinite();
             if (bad != null) {
-                throw new DataException(firstFile(), "row " + (bad[0] + 1) + ", column " + (bad[1] + 1),
-                        "value " + d.get(bad[0], bad[1]) + " is not a finite number");
+                throw new DataException(firstFile(), "row " + PrivateText.row(bad[0] + 1) + ", column " + (bad[1] + 1),
+                        "value " + PrivateText.value(d.get(bad[0], bad[1])) + " is not a finite number");
             }
         } else if (features instanceof CsrMatrix s) {
             for (int i = 0; i < s.rows(); i++) {
                 for (int k = s.rowStart(i); k < s.rowEnd(i); k++) {
                     if (!Double.isFinite(s.valueAt(k))) {
-                        throw new DataException(firstFile(), "row " + (i + 1) + ", column " + (s.colIndexAt(k) + 1),
-                                "value " + s.valueAt(k) + " is not a finite number");
+                        throw new DataException(firstFile(), "row " + PrivateText.row(i + 1) + ", column " + (s.colIndexAt(k) + 1),
+                                "value " + PrivateText.value(s.valueAt(k)) + " is not a finite number");
                     }
                 }
             }
@@ -204,7 +204,8 @@ public final class Dataset {
         if (labels instanceof RealTargets r) {
             for (int i = 0; i < r.size(); i++) {
                 if (!Double.isFinite(r.value(i))) {
-                    throw new DataException(firstFile(), "row " + (i + 1), "target " + r.value(i) + " is not a finite number");
+                    throw new DataException(firstFile(), "row " + PrivateText.row(i + 1), "target " + PrivateText.value(r.value(i))
+                            + " is not a finite number");
                 }
             }
         }
@@ -233,8 +234,9 @@ public final class Dataset {
      */
     public void requireSameDimension(Dataset other) throws DataException {
         if (other.dimension() != dimension()) {
-            throw new DataException(other.firstFile(), null, "domain '" + other.domain + "' has " + other.dimension()
-                    + " features but domain '" + domain + "' (" + firstFile() + ") has " + dimension());
+            throw new DataException(other.firstFile(), null, "domain '" + other.domain + "' has "
+                    + PrivateText.dimension(other.dimension(), other.publicFacts.schemaPublic()) + " features but domain '" + domain
+                    + "' (" + firstFile() + ") has " + PrivateText.dimension(dimension(), publicFacts.schemaPublic()));
         }
     }
 

@@ -27,14 +27,14 @@ public final class MultiLabels implements Labels {
         this.values = new boolean[rows * l];
         for (int i = 0; i < rows; i++) {
             if (matrix[i] == null || matrix[i].length != l) {
-                throw new IllegalArgumentException("row " + i + " has " + (matrix[i] == null ? 0 : matrix[i].length)
+                throw new IllegalArgumentException("row " + PrivateText.row(i) + " has " + (matrix[i] == null ? 0 : matrix[i].length)
                         + " values for " + l + " labels");
             }
             for (int j = 0; j < l; j++) {
                 int v = matrix[i][j];
                 if (v != 0 && v != 1) {
-                    throw new IllegalArgumentException("value " + v + " at row " + i + ", label '" + this.names.get(j)
-                            + "' is not 0 or 1");
+                    throw new IllegalArgumentException("value " + PrivateText.value(v) + " at row " + PrivateText.row(i)
+                            + ", label '" + this.names.get(j) + "' is not 0 or 1");
                 }
                 values[i * l + j] = v == 1;
             }

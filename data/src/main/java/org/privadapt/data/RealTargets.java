@@ -31,7 +31,7 @@ public final class RealTargets implements Labels {
         if (!numeric) {
             if (names.size() != 2) {
                 throw new DataException(file, null, "--task regression needs numeric labels or exactly two classes, got "
-                        + names.size() + " non-numeric classes");
+                        + PrivateText.count(names.size()) + " non-numeric classes");
             }
             level[0] = -1;
             level[1] = 1;

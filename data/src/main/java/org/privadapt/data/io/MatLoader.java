@@ -14,6 +14,7 @@ import org.privadapt.data.ClassLabels;
 import org.privadapt.data.DataException;
 import org.privadapt.data.Dataset;
 import org.privadapt.data.Labels;
+import org.privadapt.data.PrivateText;
 import org.privadapt.data.Provenance;
 import org.privadapt.data.RealTargets;
 import org.privadapt.math.CsrMatrix;
@@ -62,7 +63,7 @@ public final class MatLoader {
         try {
             return build(file, bytes, domain, options, variables(mat));
         } catch (RuntimeException e) {
-            throw new DataException(file, null, "unreadable MAT-file: " + e.getMessage(), e);
+            throw new DataException(file, null, "unreadable MAT-file: " + PrivateText.foreign(e.getMessage()), e);
         } finally {
             try {
                 mat.close();
@@ -97,7 +98,7 @@ public final class MatLoader {
         }
         if (labelsVar != null && !labelsVar.isVector()) {
             throw new DataException(file, "variable '" + labelsVar.name + "'",
-                    "labels must be a vector, found " + labelsVar.shape());
+                    "labels must be a vector, found " + PrivateText.value(labelsVar.shape()));
         }
         int n;
         boolean transpose;
@@ -108,8 +109,8 @@ public final class MatLoader {
             } else if (featuresVar.cols == n) {
                 transpose = true;
             } else {
-                throw new DataException(file, "variable '" + featuresVar.name + "'", "features " + featuresVar.shape()
-                        + " do not match " + n + " labels in '" + labelsVar.name + "'");
+                throw new DataException(file, "variable '" + featuresVar.name + "'", "features " + PrivateText.value(featuresVar.shape())
+                        + " do not match " + PrivateText.count(n) + " labels in '" + labelsVar.name + "'");
             }
         } else {
             transpose = false;
@@ -139,7 +140,7 @@ public final class MatLoader {
                 out.add(v.name + " " + v.shape() + " " + v.typeName());
             }
         } catch (IOException e) {
-            throw new DataException(file, null, "unreadable MAT-file: " + e.getMessage(), e);
+            throw new DataException(file, null, "unreadable MAT-file: " + PrivateText.foreign(e.getMessage()), e);
         }
         return out;
     }
@@ -156,7 +157,7 @@ public final class MatLoader {
         }
         if (b.length < HEADER || !head.startsWith("MATLAB 5.0 MAT-file")) {
             throw new DataException(file, "byte 0", b.length < HEADER
-                    ? "file is " + b.length + " bytes, too short for a MAT-file header (128 bytes)"
+                    ? "file is " + PrivateText.count(b.length) + " bytes, too short for a MAT-file header (128 bytes)"
                     : "not a MATLAB Level-5 MAT-file (header does not start with 'MATLAB 5.0 MAT-file')");
         }
         ByteOrder order;
@@ -173,7 +174,7 @@ public final class MatLoader {
         while (off < b.length) {
             index++;
             if (b.length - off < 8) {
-                throw new DataException(file, "byte " + off, "file ends inside the tag of variable #" + index + " (truncated)");
+                throw new DataException(file, "byte " + PrivateText.row(off), "file ends inside the tag of variable #" + index + " (truncated)");
             }
             int type = buf.getInt(off);
             long size;
@@ -184,8 +185,8 @@ public final class MatLoader {
             size = Integer.toUnsignedLong(buf.getInt(off + 4));
             long end = off + 8L + size;
             if (end > b.length) {
-                throw new DataException(file, "byte " + off, "variable #" + index + " declares " + size
-                        + " bytes but the file ends after " + (b.length - off - 8) + " (truncated)");
+                throw new DataException(file, "byte " + PrivateText.row(off), "variable #" + index + " declares " + PrivateText.count(size)
+                        + " bytes but the file ends after " + PrivateText.count(b.length - off - 8) + " (truncated)");
             }
             if (type == MI_COMPRESSED) {
                 checkInflates(file, b, off + 8, (int) size, index, off);
@@ -202,12 +203,12 @@ public final class MatLoader {
             while (!inf.finished()) {
                 int r = inf.inflate(sink);
                 if (r == 0 && (inf.needsInput() || inf.needsDictionary())) {
-                    throw new DataException(file, "byte " + tagOffset, "compressed variable #" + index
+                    throw new DataException(file, "byte " + PrivateText.row(tagOffset), "compressed variable #" + index
                             + " ends before its zlib stream is complete (truncated or corrupt)");
                 }
             }
         } catch (DataFormatException e) {
-            throw new DataException(file, "byte " + tagOffset, "compressed variable #" + index
+            throw new DataException(file, "byte " + PrivateText.row(tagOffset), "compressed variable #" + index
                     + " is corrupt (zlib: " + e.getMessage() + ")");
         } finally {
             inf.end();
@@ -221,7 +222,7 @@ public final class MatLoader {
         try {
             return Mat5.newReader(Sources.wrap(bytes)).readMat();
         } catch (IOException | RuntimeException e) {
-            throw new DataException(file, null, "unreadable MAT-file: " + e.getMessage(), e);
+            throw new DataException(file, null, "unreadable MAT-file: " + PrivateText.foreign(e.getMessage()), e);
         }
     }
 
@@ -257,7 +258,7 @@ public final class MatLoader {
         }
         StringBuilder sb = new StringBuilder();
         for (Var v : vars) {
-            sb.append(sb.length() == 0 ? "" : ", ").append(v.name).append(" (").append(v.shape()).append(' ')
+            sb.append(sb.length() == 0 ? "" : ", ").append(v.name).append(" (").append(PrivateText.value(v.shape())).append(' ')
                     .append(v.typeName()).append(')');
         }
         return sb.toString();
@@ -334,7 +335,7 @@ public final class MatLoader {
         }
         if (cands.size() != 1) {
             throw new DataException(file, null, (cands.isEmpty() ? "no" : "more than one") + " matrix matches the "
-                    + labels.length() + " labels in '" + labels.name + "' among " + listing(vars) + "; name it with --features-var");
+                    + PrivateText.count(labels.length()) + " labels in '" + labels.name + "' among " + listing(vars) + "; name it with --features-var");
         }
         return cands.get(0);
     }
@@ -426,7 +427,8 @@ public final class MatLoader {
         for (int i = 0; i < n; i++) {
             v[i] = col ? value(m, i, 0) : value(m, 0, i);
             if (!Double.isFinite(v[i])) {
-                throw new DataException(file, "variable '" + l.name + "', element " + (i + 1), "label " + v[i] + " is not a finite number");
+                throw new DataException(file, "variable '" + l.name + "', element " + PrivateText.row(i + 1),
+                        "label " + PrivateText.value(v[i]) + " is not a finite number");
             }
         }
         return l.integral() ? ClassLabels.fromValues(v) : new RealTargets(v, l.name);

@@ -24,6 +24,7 @@ import java.util.regex.Pattern;
 import org.privadapt.data.ClassLabels;
 import org.privadapt.data.DataException;
 import org.privadapt.data.Dataset;
+import org.privadapt.data.PrivateText;
 import org.privadapt.data.Provenance;
 import org.privadapt.data.preprocess.Preprocessing;
 import org.privadapt.math.DenseMatrix;
@@ -282,8 +283,8 @@ public final class RowChunks {
             int size = f.size();
             if (size != columns.size()) {
                 if (fieldCount == null) {
-                    fieldCount = new DataException(file, "line " + line, "expected " + columns.size() + " fields"
-                            + (format.header() ? " (as in the header)" : "") + ", found " + size);
+                    fieldCount = new DataException(file, "line " + PrivateText.row(line), "expected " + columns.size() + " fields"
+                            + (format.header() ? " (as in the header)" : "") + ", found " + PrivateText.count(size));
                 }
                 return;
             }
@@ -300,8 +301,8 @@ public final class RowChunks {
             }
             if (missingAt >= 0) {
                 if (!dropMissing && missing == null) {
-                    missing = new DataException(file, pos(line, missingAt), "missing value '" + f.text(missingAt)
-                            + "'; drop such rows with --missing drop");
+                    missing = new DataException(file, pos(line, missingAt), "missing value " + PrivateText.quoted(f.text(missingAt))
+                            + "; drop such rows with --missing drop");
                 }
                 return;
             }
@@ -330,7 +331,7 @@ public final class RowChunks {
                 } else {
                     labelAllNumeric = false;
                     if (label == null && TableEncoder.isNonFinite(s)) {
-                        label = new DataException(file, pos(line, labelCol), "label '" + s + "' is not a finite number");
+                        label = new DataException(file, pos(line, labelCol), "label " + PrivateText.quoted(s) + " is not a finite number");
                     }
                 }
                 if (stringClasses.size() <= 100_000) {
@@ -396,11 +397,11 @@ public final class RowChunks {
                     String where = pos(firstOtherLine[c], featureCols[c]);
                     String colName = columns.get(featureCols[c]);
                     if (hasNumber[c]) {
-                        throw new DataException(file, where, "'" + s + "' is not " + (TableEncoder.isNonFinite(s) ? "a finite number" : "a number")
+                        throw new DataException(file, where, PrivateText.quoted(s) + " is not " + (TableEncoder.isNonFinite(s) ? "a finite number" : "a number")
                                 + " (column '" + colName + "' holds numbers elsewhere)");
                     }
-                    throw new DataException(file, where, "column '" + colName + "' is categorical ('" + s
-                            + "'); encode it with --categorical one-hot or drop it with --drop-columns");
+                    throw new DataException(file, where, "column '" + colName + "' is categorical (" + PrivateText.quoted(s)
+                            + "); encode it with --categorical one-hot or drop it with --drop-columns");
                 }
             }
             if (label != null) {
@@ -413,8 +414,8 @@ public final class RowChunks {
                 throw new DataException(file.toString(), null, "domain '" + domain + "' has no features");
             }
             if (badRow >= 0) {
-                throw new DataException(file.toString(), "row " + (badRow + 1) + ", column " + (badCol + 1),
-                        "value " + badValue + " is not a finite number");
+                throw new DataException(file.toString(), "row " + PrivateText.row(badRow + 1) + ", column " + (badCol + 1),
+                        "value " + PrivateText.value(badValue) + " is not a finite number");
             }
         }
 
@@ -433,7 +434,7 @@ public final class RowChunks {
         }
 
         private String pos(long line, int j) {
-            return "line " + line + ", field " + (j + 1) + " ('" + columns.get(j) + "')";
+            return "line " + PrivateText.row(line) + ", field " + (j + 1) + " ('" + columns.get(j) + "')";
         }
     }
 
@@ -714,7 +715,7 @@ public final class RowChunks {
                 done = true;
                 DataException de = e instanceof IOException && !(e instanceof java.io.UncheckedIOException)
                         ? new DataException(file, null, "cannot read file: " + e.getMessage(), e)
-                        : new DataException(file, null, "malformed delimited text: " + e.getMessage(), e);
+                        : new DataException(file, null, "malformed delimited text: " + PrivateText.foreign(e.getMessage()), e);
                 if (onParseError == null) {
                     throw de;
                 }

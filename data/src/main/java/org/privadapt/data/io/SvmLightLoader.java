@@ -7,6 +7,7 @@ import org.privadapt.data.ClassLabels;
 import org.privadapt.data.DataException;
 import org.privadapt.data.Dataset;
 import org.privadapt.data.Labels;
+import org.privadapt.data.PrivateText;
 import org.privadapt.data.Provenance;
 import org.privadapt.data.RealTargets;
 import org.privadapt.math.CsrMatrix;
@@ -75,7 +76,7 @@ public final class SvmLightLoader {
                 String s = tok[t];
                 int colon = s.indexOf(':');
                 if (colon <= 0 || colon == s.length() - 1) {
-                    throw new DataException(file, "line " + lineCount + ", token " + (t + 1), "'" + s + "' is not index:value");
+                    throw new DataException(file, where(lineCount, t + 1), PrivateText.quoted(s) + " is not index:value");
                 }
                 String key = s.substring(0, colon);
                 if (key.equals("qid")) {
@@ -85,10 +86,10 @@ public final class SvmLightLoader {
                 try {
                     index = Integer.parseInt(key);
                 } catch (NumberFormatException ex) {
-                    throw new DataException(file, "line " + lineCount + ", token " + (t + 1), "'" + key + "' is not a feature index");
+                    throw new DataException(file, where(lineCount, t + 1), PrivateText.quoted(key) + " is not a feature index");
                 }
                 if (index < 0) {
-                    throw new DataException(file, "line " + lineCount + ", token " + (t + 1), "negative feature index " + index);
+                    throw new DataException(file, where(lineCount, t + 1), "negative feature index " + PrivateText.value(index));
                 }
                 double v = parseNumber(file, lineCount, t + 1, s.substring(colon + 1), "value");
                 idx[k] = index;
@@ -125,7 +126,7 @@ public final class SvmLightLoader {
         }
         int d = options.dimension() > 0 ? options.dimension() : maxIndex + 1;
         if (maxIndex >= d) {
-            throw new DataException(file, null, "feature index " + (maxIndex + (zeroBased ? 0 : 1))
+            throw new DataException(file, null, "feature index " + PrivateText.value(maxIndex + (zeroBased ? 0 : 1))
                     + " exceeds the stated dimension " + d);
         }
         CsrMatrix x = new CsrMatrix(rows, d, start, Arrays.copyOf(idx, k), Arrays.copyOf(val, k));
@@ -139,6 +140,11 @@ public final class SvmLightLoader {
         Dataset ds = new Dataset(domain, x, y, null, prov).requireFinite();
         // without a stated dimension d is the largest index seen: a function of the rows (PublicFacts)
         return options.dimension() > 0 ? ds : ds.withSchemaFromRows();
+    }
+
+    /** A token's position: its line and its place on the line (both read from the rows: redacted with the rest). */
+    private static String where(int line, int token) {
+        return "line " + PrivateText.row(line) + ", token " + PrivateText.row(token);
     }
 
     private static String stripComment(String text, int from, int to) {
@@ -173,10 +179,10 @@ public final class SvmLightLoader {
         try {
             v = Double.parseDouble(s);
         } catch (NumberFormatException e) {
-            throw new DataException(file, "line " + line + ", token " + token, what + " '" + s + "' is not a number");
+            throw new DataException(file, where(line, token), what + " " + PrivateText.quoted(s) + " is not a number");
         }
         if (!Double.isFinite(v)) {
-            throw new DataException(file, "line " + line + ", token " + token, what + " '" + s + "' is not a finite number");
+            throw new DataException(file, where(line, token), what + " " + PrivateText.quoted(s) + " is not a finite number");
         }
         return v;
     }
@@ -201,7 +207,8 @@ public final class SvmLightLoader {
             }
             for (int t = from + 1; t < to; t++) {
                 if (idx[t] == idx[t - 1]) {
-                    throw new DataException(file, "line " + line, "feature index " + idx[t] + " appears twice");
+                    throw new DataException(file, "line " + PrivateText.row(line), "feature index " + PrivateText.value(idx[t])
+                            + " appears twice");
                 }
             }
         }

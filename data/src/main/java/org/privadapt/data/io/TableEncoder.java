@@ -10,6 +10,7 @@ import org.privadapt.data.ClassLabels;
 import org.privadapt.data.DataException;
 import org.privadapt.data.Dataset;
 import org.privadapt.data.Labels;
+import org.privadapt.data.PrivateText;
 import org.privadapt.data.Provenance;
 import org.privadapt.data.RealTargets;
 import org.privadapt.math.DenseMatrix;
@@ -120,8 +121,8 @@ public final class TableEncoder {
                 }
                 if (missingAt >= 0) {
                     if (o.missing() == Missing.ERROR) {
-                        throw new DataException(t.fileOf(r), pos(t, r, missingAt, cols), "missing value '" + row[missingAt]
-                                + "'; drop such rows with --missing drop");
+                        throw new DataException(t.fileOf(r), pos(t, r, missingAt, cols), "missing value " + PrivateText.quoted(row[missingAt])
+                                + "; drop such rows with --missing drop");
                     }
                     continue;
                 }
@@ -162,15 +163,15 @@ public final class TableEncoder {
                 TextTable t = tables.get(firstOther[0]);
                 String s = t.row(firstOther[1])[j];
                 throw new DataException(t.fileOf(firstOther[1]), pos(t, firstOther[1], j, cols),
-                        "'" + s + "' is not " + (isNonFinite(s) ? "a finite number" : "a number")
+                        PrivateText.quoted(s) + " is not " + (isNonFinite(s) ? "a finite number" : "a number")
                         + " (column '" + cols.get(j) + "' holds numbers elsewhere)");
             }
             if (others > 0) {
                 if (o.categorical() == Categorical.REJECT) {
                     TextTable t = tables.get(firstOther[0]);
                     throw new DataException(t.fileOf(firstOther[1]), pos(t, firstOther[1], j, cols),
-                            "column '" + cols.get(j) + "' is categorical ('" + t.row(firstOther[1])[j]
-                            + "'); encode it with --categorical one-hot or drop it with --drop-columns");
+                            "column '" + cols.get(j) + "' is categorical (" + PrivateText.quoted(t.row(firstOther[1])[j])
+                            + "); encode it with --categorical one-hot or drop it with --drop-columns");
                 }
                 categorical[c] = true;
             }
@@ -192,7 +193,7 @@ public final class TableEncoder {
                     } else {
                         allNumeric = false;
                         if (kind == LabelKind.REAL || isNonFinite(s)) {
-                            throw new DataException(t.fileOf(r), pos(t, r, labelCol, cols), "label '" + s + "' is not "
+                            throw new DataException(t.fileOf(r), pos(t, r, labelCol, cols), "label " + PrivateText.quoted(s) + " is not "
                                     + (isNonFinite(s) ? "a finite number" : "a number"));
                         }
                     }
@@ -307,7 +308,7 @@ public final class TableEncoder {
     }
 
     private static String pos(TextTable t, int r, int j, List<String> cols) {
-        return "line " + t.line(r) + ", field " + (j + 1) + " ('" + cols.get(j) + "')";
+        return "line " + PrivateText.row(t.line(r)) + ", field " + (j + 1) + " ('" + cols.get(j) + "')";
     }
 
     /**

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Predicate;
 import org.privadapt.data.DataException;
+import org.privadapt.data.PrivateText;
 
 /**
  * A text table as read from a file, before any typing: column names and string fields, each row remembering its
@@ -130,8 +131,8 @@ public final class TextTable {
         for (int r = first; r < raw.size(); r++) {
             String[] f = raw.get(r);
             if (f.length != columns.size()) {
-                throw new DataException(file, "line " + lines.get(r), "expected " + columns.size() + " fields"
-                        + (format.header() ? " (as in the header)" : "") + ", found " + f.length);
+                throw new DataException(file, "line " + PrivateText.row(lines.get(r)), "expected " + columns.size() + " fields"
+                        + (format.header() ? " (as in the header)" : "") + ", found " + PrivateText.count(f.length));
             }
             rows.add(f);
             rowLines.add(lines.get(r));
@@ -165,7 +166,7 @@ public final class TextTable {
                 lines.add((int) rec.getStartingLineNumber());
             }
         } catch (java.io.IOException | RuntimeException e) {
-            throw new DataException(file, null, "malformed delimited text: " + e.getMessage(), e);
+            throw new DataException(file, null, "malformed delimited text: " + PrivateText.foreign(e.getMessage()), e);
         }
     }
 
@@ -186,7 +187,7 @@ public final class TextTable {
                 int pos = 0;
                 for (int k = 0; k < w.length; k++) {
                     if (pos >= line.length()) {
-                        throw new DataException(file, "line " + (i + 1) + ", column " + (pos + 1),
+                        throw new DataException(file, "line " + PrivateText.row(i + 1) + ", column " + (pos + 1),
                                 "line ends before fixed-width field " + (k + 1) + " of " + w.length);
                     }
                     int end = Math.min(line.length(), pos + w[k]);
@@ -194,7 +195,7 @@ public final class TextTable {
                     pos += w[k];
                 }
                 if (pos < line.trim().length()) {
-                    throw new DataException(file, "line " + (i + 1) + ", column " + (pos + 1),
+                    throw new DataException(file, "line " + PrivateText.row(i + 1) + ", column " + (pos + 1),
                             "unexpected text after the last fixed-width field");
                 }
             }

@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.privadapt.data.ClassLabels;
 import org.privadapt.data.DataException;
 import org.privadapt.data.Dataset;
+import org.privadapt.data.PrivateText;
 import org.privadapt.data.io.MatLoader;
 import org.privadapt.data.io.SvmLightLoader;
 import org.privadapt.data.io.TableEncoder;
@@ -197,7 +198,7 @@ public final class BenchmarkRegistry {
                                 new MatLoader.Options("fts", "labels"));
                         ClassLabels y = ds.classLabels();
                         if (y.numClasses() != 10) {
-                            throw new DataException(files.get(i), null, "expected 10 classes, found " + y.numClasses());
+                            throw new DataException(files.get(i), null, "expected 10 classes, found " + PrivateText.count(y.numClasses()));
                         }
                         m.put(key(doms[i][0], "all"), ds.withLabels(y.renamed(OFFICE_CLASSES), "classes named"));
                     }
@@ -220,7 +221,7 @@ public final class BenchmarkRegistry {
                 ClassLabels y = ds.classLabels();
                 if (y.numClasses() != 10 || ds.dimension() != dim || ds.size() != Integer.parseInt(d[3])) {
                     throw new DataException(d[2], null, "expected " + d[3] + " x " + dim + " with 10 classes, found "
-                            + ds.size() + " x " + ds.dimension() + " with " + y.numClasses());
+                            + PrivateText.count(ds.size()) + " x " + ds.dimension() + " with " + PrivateText.count(y.numClasses()));
                 }
                 m.put(key(d[0], "all"), ds.withLabels(y.renamed(OFFICE_CLASSES), "classes named"));
             }
@@ -245,8 +246,8 @@ public final class BenchmarkRegistry {
                         ClassLabels y = ds.classLabels();
                         if (y.numClasses() != 10 || ds.dimension() != 256 || ds.size() != Integer.parseInt(d[3])) {
                             throw new DataException(file, "variable '" + d[1] + "'", "expected " + d[3]
-                                    + " images of 256 pixels in 10 classes, found " + ds.size() + " x " + ds.dimension()
-                                    + " in " + y.numClasses());
+                                    + " images of 256 pixels in 10 classes, found " + PrivateText.count(ds.size()) + " x " + ds.dimension()
+                                    + " in " + PrivateText.count(y.numClasses()));
                         }
                         m.put(key(d[0], "all"), ds);
                     }

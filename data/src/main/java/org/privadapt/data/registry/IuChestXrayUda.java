@@ -12,6 +12,7 @@ import java.util.SplittableRandom;
 import org.privadapt.data.DataException;
 import org.privadapt.data.Dataset;
 import org.privadapt.data.MultiLabels;
+import org.privadapt.data.PrivateText;
 import org.privadapt.data.io.TextTable;
 import org.privadapt.data.text.HashedBagOfWords;
 
@@ -119,13 +120,13 @@ public final class IuChestXrayUda {
             String[] row = t.row(r);
             String id = row[uidCol].trim();
             if (!seen.add(id)) {
-                throw new DataException(t.file(), "line " + t.line(r), "uid " + id + " repeated");
+                throw new DataException(t.file(), "line " + PrivateText.row(t.line(r)), "uid " + PrivateText.value(id) + " repeated");
             }
             long uid;
             try {
                 uid = Long.parseLong(id);
             } catch (NumberFormatException e) {
-                throw new DataException(t.file(), "line " + t.line(r), "uid '" + id + "' is not a number");
+                throw new DataException(t.file(), "line " + PrivateText.row(t.line(r)), "uid " + PrivateText.quoted(id) + " is not a number");
             }
             if (!row[fi].isBlank() && !row[im].isBlank()) {
                 eligible.add(new Report(uid, id, row[fi], row[im], labelRow(row[meshCol])));
