@@ -30,6 +30,18 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Set by {@code --redact-messages} for this command line; closed when it ends (issue 46 item 4). */
+    private org.privadapt.data.PrivateText.Scope redaction;
+
+    @CommandLine.Option(names = "--redact-messages", scope = CommandLine.ScopeType.INHERIT, description = "Keep values, "
+            + "labels, row numbers and counts read from the data out of error messages (for logs others read); the same as "
+            + "PRIVADAPT_MESSAGES=redact or -Dprivadapt.messages=redact (docs/privacy/messages.md).")
+    void redactMessages(boolean on) {
+        if (on && redaction == null) {
+            redaction = org.privadapt.data.PrivateText.redact(true);
+        }
+    }
+
     @Override
     public Integer call() {
         // a command group without a subcommand is a usage error: the usage goes to standard error, exit 2
@@ -49,7 +61,8 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
 
     /** Runs the command line with the given streams and returns the exit code (used by tests). */
     public static int execute(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cl = new CommandLine(new Main());
+        Main main = new Main();
+        CommandLine cl = new CommandLine(main);
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
@@ -66,7 +79,14 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
             c.getErr().println("privadapt: " + msg + hint + "; see '" + c.getCommandSpec().qualifiedName() + " --help'");
             return ExitCodes.USAGE;
         });
-        int code = cl.execute(args);
+        int code;
+        try {
+            code = cl.execute(args);
+        } finally {
+            if (main.redaction != null) {
+                main.redaction.close();
+            }
+        }
         out.flush();
         err.flush();
         return code;
