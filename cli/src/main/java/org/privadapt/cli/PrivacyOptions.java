@@ -176,11 +176,34 @@ public final class PrivacyOptions {
      */
     public PrivacyContext context(int run, Path sourceLedger, Path targetLedger, Double sourceBudget, Double targetBudget)
             throws BudgetLedger.LedgerException {
+        requireDistinctLedgers(sourceLedger, targetLedger);
         NeighbouringRelation r = relation();
         BudgetLedger sl = sourceLedger == null ? null : ledger(sourceLedger, "source", sourceBudget, sourceEps(), r);
         BudgetLedger tl = targetLedger == null ? null : ledger(targetLedger, "target", targetBudget, targetEps(), r);
         return new PrivacyContext(new PrivacySession("source", new PrivacyBudget(sourceEps(), delta), r, partyNoise(seed, run, "source"), sl),
                 new PrivacySession("target", new PrivacyBudget(targetEps(), delta), r, partyNoise(seed, run, "target"), tl));
+    }
+
+    /**
+     * Refuses one file given as both parties' ledger (each party keeps its own; the charge would refuse it too, after
+     * the run's work, issue 46).
+     */
+    static void requireDistinctLedgers(Path sourceLedger, Path targetLedger) {
+        if (sourceLedger == null || targetLedger == null) {
+            return;
+        }
+        Path s = sourceLedger.toAbsolutePath().normalize();
+        Path t = targetLedger.toAbsolutePath().normalize();
+        boolean same = s.equals(t);
+        try {
+            same |= java.nio.file.Files.exists(s) && java.nio.file.Files.exists(t) && java.nio.file.Files.isSameFile(s, t);
+        } catch (java.io.IOException ignored) {
+            // compared by path
+        }
+        if (same) {
+            throw new UsageException("--source-ledger and --target-ledger name the same file (" + sourceLedger
+                    + "): each party keeps a ledger of its own");
+        }
     }
 
     /**
