@@ -8,16 +8,13 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.privadapt.data.ClassLabels;
 import org.privadapt.data.DataException;
 import org.privadapt.data.Dataset;
 import org.privadapt.math.DenseMatrix;
 import org.privadapt.math.FeatureMatrix;
 import org.privadapt.methods.artifacts.ArtifactException;
-import org.privadapt.methods.coral.Coral;
 import org.privadapt.methods.core.MethodConfig;
 import org.privadapt.methods.core.PrivateLearners;
-import org.privadapt.methods.sa.SubspaceAlignment;
 import org.privadapt.models.nn.Network;
 import org.privadapt.privacy.BudgetExceededException;
 import org.privadapt.privacy.NeighbouringRelation;
@@ -25,7 +22,6 @@ import org.privadapt.privacy.PrivacySession;
 import org.privadapt.privacy.accounting.Accountants;
 import org.privadapt.privacy.events.DpEvent;
 import org.privadapt.privacy.events.EventJson;
-import org.privadapt.privacy.events.GaussianEvent;
 import org.privadapt.privacy.ledger.BudgetLedger;
 import org.privadapt.privacy.mechanisms.GaussianCalibration;
 import org.privadapt.privacy.mechanisms.GaussianMechanism;
@@ -38,6 +34,10 @@ import org.privadapt.privacy.mechanisms.GaussianMechanism;
  *   <li>{@link #predict} (target): the model applied to the target's rows.</li>
  * </ol>
  * See docs/privacy/prima.md for the privacy analysis as implemented, and where it departs from the paper's.
+ *
+ * <p>This class holds the public entry points and types of the three steps and the row clipping both parties share.
+ * The target's release is computed by {@link PrimaTarget}, the source's training by {@link PrimaSource}, and the
+ * standardisation and shrinking both use by {@link PrimaScaling} (all package-private).
  */
 public final class Prima {
     private Prima() {
@@ -65,34 +65,7 @@ public final class Prima {
      */
     public static TargetRelease release(NoisyMoments noisy, PrimaConfig cfg, String preprocessing, String method, String runId,
                                         PrivacySession session) {
-        Partition partition = noisy.partition();
-        SecondMoments moments = noisy.moments();
-        double stage1Noise = noisy.stage1NoiseStd();
-        GaussianMechanism m2 = noisy.stage2();
-        double delta = session.target().delta();
-        double[] mean = moments.mean();
-        double[] sd = standardDeviations(moments, cfg);
-        List<DenseMatrix> blocks = new ArrayList<>();
-        double[] alphas = new double[partition.size()];
-        for (int b = 0; b < partition.size(); b++) {
-            DenseMatrix cov = scaled(moments.blockCovariance(b, cfg.centred()), partition.block(b), sd);
-            if (cfg.shrink()) {
-                PsdShrinking.Result r = shrink(cov, cfg);
-                alphas[b] = r.alpha();
-                blocks.add(r.matrix());
-            } else {
-                blocks.add(PsdShrinking.floorEigenvalues(cov, 0.0));
-            }
-        }
-        ObjectNode privacy = statement(session, "target", delta);
-        privacy.put("stage1_noise_std", stage1Noise);
-        privacy.put("stage2_noise_std", m2.sigma());
-        privacy.put("stage2_sensitivity", m2.sensitivity());
-        String created = java.time.Instant.now().toString();
-        TargetRelease r = new TargetRelease(runId, method, cfg, preprocessing, partition, blocks, mean, sd, alphas, privacy,
-                created, null);
-        String checksum = r.toArtifact().seal(); // the checksum of exactly the artifact toArtifact() writes
-        return new TargetRelease(runId, method, cfg, preprocessing, partition, blocks, mean, sd, alphas, privacy, created, checksum);
+        return PrimaTarget.release(noisy, cfg, preprocessing, method, runId, session);
     }
 
     /**
@@ -168,38 +141,12 @@ public final class Prima {
      * {@code rest}.
      */
     public static MomentSource answeringFirst(FirstAsk ask, SecondMomentRelease.ExactMoments first, MomentSource rest) {
-        return new MomentSource() {
-            @Override
-            public int dimension() {
-                return rest.dimension();
-            }
-
-            @Override
-            public SecondMomentRelease.ExactMoments moments(Partition partition, double[] blockBounds) {
-                return ask.is(partition, blockBounds) ? first : rest.moments(partition, blockBounds);
-            }
-        };
+        return PrimaTarget.answeringFirst(ask, first, rest);
     }
 
     /** The in-process source: the rows of one matrix, clipped as {@link #noisyMoments} has always clipped them. */
     public static MomentSource inProcess(FeatureMatrix features, PrimaConfig cfg) {
-        return new MomentSource() {
-            private FeatureMatrix rows; // clipped to R, once
-
-            @Override
-            public int dimension() {
-                return features.cols();
-            }
-
-            @Override
-            public SecondMomentRelease.ExactMoments moments(Partition partition, double[] blockBounds) {
-                if (rows == null) {
-                    rows = clipRows(features, cfg, null);
-                }
-                FeatureMatrix clipped = blockBounds == null ? rows : BlockClipping.clip(rows, partition, blockBounds);
-                return SecondMomentRelease.exactStatistic(clipped, partition);
-            }
-        };
+        return PrimaTarget.inProcess(features, cfg);
     }
 
     /**
@@ -210,55 +157,7 @@ public final class Prima {
      */
     public static NoisyMoments noisyMoments(MomentSource source, PrimaConfig cfg, String method, long seed, PrivacySession session)
             throws BudgetExceededException, BudgetLedger.LedgerException {
-        int d = source.dimension();
-        NeighbouringRelation rel = session.relation();
-        double eps = session.target().epsilon() * (1 - 1e-9);
-        double delta = session.target().delta();
-        double sTotal = GaussianCalibration.analyticSigma(eps, delta, 1.0);
-        boolean fs = cfg.partitioning() == PrimaConfig.Partitioning.FORWARD;
-        double s1 = fs ? sTotal / Math.sqrt(cfg.fsShare()) : Double.NaN;
-        double s2 = fs ? sTotal / Math.sqrt(1 - cfg.fsShare()) : sTotal;
-        // the whole plan in one atomic charge: a refusal leaves nothing spent (issue 14)
-        List<PrivacySession.Release> plan = new ArrayList<>();
-        if (fs) {
-            plan.add(new PrivacySession.Release(method + " target: full moments for forward selection", "Gaussian (moments, d=" + d + ")",
-                    new GaussianEvent(s1), Map.of("noise_multiplier", s1, "row_bound", cfg.rowBound())));
-        }
-        plan.add(new PrivacySession.Release(method + " target: subspace moments", "Gaussian (block second moments, sums, count)",
-                new GaussianEvent(s2), Map.of("noise_multiplier", s2, "row_bound", cfg.rowBound(), "block_scale", cfg.blockScale())));
-        session.chargeAll(plan);
-        Partition partition;
-        double stage1Noise = 0;
-        switch (cfg.partitioning()) {
-            case SINGLE:
-                partition = Partition.single(d);
-                break;
-            case RANDOM:
-                partition = Partition.random(d, cfg.blockSize(), seed);
-                break;
-            default: {
-                Partition all = Partition.single(d);
-                double c1 = cfg.momentWeight() * cfg.rowBound();
-                GaussianMechanism m1 = GaussianMechanism.forNoiseMultiplier(s1,
-                        SecondMomentRelease.sensitivity(rel, 1, cfg.rowBound(), cfg.rowBound(), c1), rel,
-                        SecondMomentRelease.coordinates(all));
-                SecondMoments full = SecondMomentRelease.addNoise(source.moments(all, null), c1, m1, session.noise());
-                stage1Noise = m1.sigma();
-                DenseMatrix m = PsdShrinking.floorEigenvalues(full.blockCovariance(0, cfg.centred()), 0.0);
-                // noise cost per feature: the stage-2 noise for a reference partition into blocks of blockSize
-                Partition reference = Partition.random(d, cfg.blockSize(), seed);
-                double noiseStd2 = s2 * SecondMomentRelease.sensitivity(rel, cfg.blockBounds(reference), cfg.rowBound(),
-                        cfg.momentWeight() * cfg.rowBound());
-                double kappa = noiseStd2 / full.effectiveCount();
-                partition = ForwardSelection.partition(m, kappa, cfg.maxBlock(), seed);
-            }
-        }
-        double[] bounds = cfg.blockBounds(partition);
-        double c = cfg.momentWeight() * cfg.rowBound();
-        GaussianMechanism m2 = GaussianMechanism.forNoiseMultiplier(s2,
-                SecondMomentRelease.sensitivity(rel, bounds, cfg.rowBound(), c), rel, SecondMomentRelease.coordinates(partition));
-        SecondMoments moments = SecondMomentRelease.addNoise(source.moments(partition, bounds), c, m2, session.noise());
-        return new NoisyMoments(partition, moments, stage1Noise, m2);
+        return PrimaTarget.noisyMoments(source, cfg, method, seed, session);
     }
 
     /** The target's noisy moments, the partition they were released over, and the two stages' noise. */
@@ -276,43 +175,7 @@ public final class Prima {
      */
     public static SourceModel train(Dataset source, TargetRelease release, MethodConfig mc, PrivacySession session)
             throws DataException, ArtifactException, BudgetExceededException, BudgetLedger.LedgerException {
-        source.requireNonEmpty().requireFinite();
-        if (source.dimension() != release.dimension()) {
-            throw new DataException(source.firstFile(), null, "has " + source.dimension() + " features; the release is for "
-                    + release.dimension());
-        }
-        PrimaConfig cfg = release.config();
-        Partition partition = release.partition();
-        NeighbouringRelation rel = session.relation();
-        ClassLabels y = source.classLabels();
-        int k = y.numClasses();
-        PrivateLearners.Kind kind = sourceKind(release, mc, k, PrivateLearners.sizePublic(source, session), session);
-        PrivateLearners.requireDisclosures(kind, source, session, "the source's model (" + kind.label() + ")");
-        SourcePlan sp = sourcePlan(release, mc, kind, source.size(), k, session);
-        chargeSource(sp, release, session);
-        FeatureMatrix rows = clipRows(source.features(), cfg, partition);
-        SecondMoments sm = sourceMomentsNoise(sourceExact(rows, partition), cfg, sp.momentsMultiplier(), rel, session.noise());
-        SourceAlignment alignment = sourceAlignment(sm, release);
-        List<DenseMatrix> features = alignment.transform().blockFeatures(rows);
-        List<List<Network>> models = new ArrayList<>();
-        int[] codes = y.codes();
-        for (int g = 0; g < sp.groups(); g++) {
-            DenseMatrix x = SourceTransform.group(features, g, cfg.vote());
-            List<Network> group = new ArrayList<>();
-            if (sp.oneVsRest()) {
-                for (int cls = 0; cls < k; cls++) {
-                    int[] binary = new int[codes.length];
-                    for (int i = 0; i < codes.length; i++) {
-                        binary[i] = codes[i] == cls ? 1 : 0;
-                    }
-                    group.add(PrivateLearners.train(sp.plan(), x, binary, List.of("rest", y.names().get(cls)), session.noise()));
-                }
-            } else {
-                group.add(PrivateLearners.train(sp.plan(), x, codes, y.names(), session.noise()));
-            }
-            models.add(group);
-        }
-        return sourceModel(release, sp, alignment, models, y.names(), source.publicFacts().describe(), session);
+        return PrimaSource.train(source, release, mc, session);
     }
 
     /**
@@ -336,28 +199,13 @@ public final class Prima {
     /** Plans {@link #train}'s releases for n rows (n is used by the gradient learners only) and k classes. */
     public static SourcePlan sourcePlan(TargetRelease release, MethodConfig mc, PrivateLearners.Kind kind, int n, int k,
                                         PrivacySession session) {
-        PrimaConfig cfg = release.config();
-        Partition partition = release.partition();
-        double eps = session.target().epsilon() * (1 - 1e-9);
-        boolean ovr = cfg.oneVsRest() && k > 2 && kind.gradientBased();
-        int groups = cfg.vote() ? partition.size() : 1;
-        int runs = groups * (ovr ? k : 1);
-        double delta = session.target().delta();
-        double sMoments = sourceMomentsMultiplier(cfg, session);
-        DpEvent moments = new GaussianEvent(sMoments);
-        PrivateLearners.Plan plan = PrivateLearners.plan(PrivateLearners.resolved(mc, kind), n, learnerDimension(cfg, partition), k, eps,
-                delta, session.relation(), moments, runs);
-        return new SourcePlan(kind, sMoments, plan, groups, ovr, runs);
+        return PrimaSource.sourcePlan(release, mc, kind, n, k, session);
     }
 
     /** Charges the source's moments and model(s) as one atomic charge: a refusal leaves nothing spent (issue 14). */
     public static void chargeSource(SourcePlan sp, TargetRelease release, PrivacySession session)
             throws BudgetExceededException, BudgetLedger.LedgerException {
-        session.chargeAll(List.of(
-                new PrivacySession.Release(release.method() + " source: own subspace moments", "Gaussian (block second moments, sums, count)",
-                        new GaussianEvent(sp.momentsMultiplier()), Map.of("noise_multiplier", sp.momentsMultiplier())),
-                new PrivacySession.Release(release.method() + " source: " + sp.kind().label() + " model"
-                        + (sp.runs() > 1 ? "s (" + sp.runs() + ")" : ""), sp.kind().label(), sp.plan().event(), sp.plan().describe())));
+        PrimaSource.chargeSource(sp, release, session);
     }
 
     /**
@@ -371,39 +219,7 @@ public final class Prima {
 
     /** {@link SourceAlignment} from the source's noisy moments {@code sm} and the target's release. */
     public static SourceAlignment sourceAlignment(SecondMoments sm, TargetRelease release) {
-        PrimaConfig cfg = release.config();
-        Partition partition = release.partition();
-        double[] sd = standardDeviations(sm, cfg);
-        double[] inv = new double[sd.length];
-        for (int j = 0; j < sd.length; j++) {
-            inv[j] = 1.0 / sd[j];
-        }
-        int[][] blocks = new int[partition.size()][];
-        int[] cols = new int[partition.size()];
-        double[][] maps = new double[partition.size()][];
-        List<DenseMatrix> targetBases = new ArrayList<>();
-        for (int b = 0; b < partition.size(); b++) {
-            int[] idx = partition.block(b);
-            DenseMatrix cs = scaled(sm.blockCovariance(b, cfg.centred()), idx, sd);
-            cs = cfg.shrink() ? shrink(cs, cfg).matrix() : PsdShrinking.floorEigenvalues(cs, 0.0);
-            DenseMatrix ct = release.blocks().get(b);
-            DenseMatrix map;
-            if (cfg.adaptation() == PrimaConfig.Adaptation.CORAL) {
-                map = Coral.alignmentMapRelative(cs, ct, cfg.lambda());
-                targetBases.add(null);
-            } else {
-                int kb = Math.max(1, (int) Math.ceil(cfg.saFraction() * idx.length));
-                DenseMatrix ps = SubspaceAlignment.basis(cs, kb);
-                DenseMatrix pt = SubspaceAlignment.basis(ct, kb);
-                map = SubspaceAlignment.sourceMap(ps, pt);
-                targetBases.add(pt);
-            }
-            blocks[b] = idx.clone();
-            cols[b] = map.cols();
-            maps[b] = map.data().clone();
-        }
-        return new SourceAlignment(new SourceTransform(cfg.standardize(), sm.mean().clone(), inv, blocks, cols, maps, cfg.vote()),
-                targetBases);
+        return PrimaSource.sourceAlignment(sm, release);
     }
 
     /**
@@ -455,16 +271,7 @@ public final class Prima {
     /** The model artifact of {@link #train} from its parts ({@code declaredPublic}: the facts the source declared). */
     public static SourceModel sourceModel(TargetRelease release, SourcePlan sp, SourceAlignment alignment, List<List<Network>> models,
                                           List<String> classNames, List<String> declaredPublic, PrivacySession session) {
-        ObjectNode privacy = statement(session, "source", session.target().delta());
-        // what the model carries without noise because the source declared it public (neighbouring-relations.md)
-        com.fasterxml.jackson.databind.node.ArrayNode declared = privacy.putArray("declared_public");
-        declaredPublic.forEach(declared::add);
-        Map<String, Object> d = sp.plan().describe();
-        ObjectNode training = privacy.putObject("training");
-        d.forEach((key, v) -> training.put(key, String.valueOf(v)));
-        training.put("models", sp.runs());
-        return new SourceModel(release.runId(), release.checksum(), release.method(), release.config(), release.preprocessing(),
-                release.partition(), release.mean(), release.sd(), alignment.targetBases(), models, classNames, privacy);
+        return PrimaSource.sourceModel(release, sp, alignment, models, classNames, declaredPublic, session);
     }
 
     /**
@@ -495,25 +302,12 @@ public final class Prima {
      */
     public static SecondMoments sourceMomentsNoise(SecondMomentRelease.ExactMoments exact, PrimaConfig cfg, double noiseMultiplier,
                                                    NeighbouringRelation rel, org.privadapt.privacy.noise.NoiseSource noise) {
-        Partition partition = exact.partition();
-        double c = cfg.momentWeight() * cfg.rowBound();
-        GaussianMechanism m = GaussianMechanism.forNoiseMultiplier(noiseMultiplier,
-                SecondMomentRelease.sensitivity(rel, cfg.blockBounds(partition), cfg.rowBound(), c), rel,
-                SecondMomentRelease.coordinates(partition));
-        return SecondMomentRelease.addNoise(exact, c, m, noise);
+        return PrimaSource.sourceMomentsNoise(exact, cfg, noiseMultiplier, rel, noise);
     }
 
     /** The dimension of the features the source's learner sees (per group when voting): public, from the config. */
     static int learnerDimension(PrimaConfig cfg, Partition partition) {
-        int total = 0;
-        int largest = 0;
-        for (int b = 0; b < partition.size(); b++) {
-            int len = partition.block(b).length;
-            int kb = cfg.adaptation() == PrimaConfig.Adaptation.CORAL ? len : Math.max(1, (int) Math.ceil(cfg.saFraction() * len));
-            total += kb;
-            largest = Math.max(largest, kb);
-        }
-        return cfg.vote() ? largest : total;
+        return PrimaSource.learnerDimension(cfg, partition);
     }
 
     // ------------------------------------------------------------------ target: predict
@@ -553,68 +347,26 @@ public final class Prima {
     }
 
     static PsdShrinking.Result shrink(DenseMatrix c, PrimaConfig cfg) {
-        return PsdShrinking.shrink(c, cfg.shrinkTarget() == PrimaConfig.ShrinkTarget.DIAGONAL
-                ? PsdShrinking.diagonalTarget(c) : PsdShrinking.defaultTarget(c));
+        return PrimaScaling.shrink(c, cfg);
     }
 
     /** Standard deviations from DP variances, floored at a fraction of the median positive variance; 1 when off. */
     static double[] standardDeviations(SecondMoments m, PrimaConfig cfg) {
-        int d = m.partition().dimension();
-        double[] sd = new double[d];
-        if (!cfg.standardize()) {
-            Arrays.fill(sd, 1.0);
-            return sd;
-        }
-        double[] v = m.variances();
-        double[] pos = Arrays.stream(v).filter(x -> x > 0).sorted().toArray();
-        double median = pos.length == 0 ? 1.0 : pos[pos.length / 2];
-        double floor = cfg.varianceFloor() * median;
-        for (int j = 0; j < d; j++) {
-            sd[j] = Math.sqrt(Math.max(v[j], floor));
-        }
-        return sd;
+        return PrimaScaling.standardDeviations(m, cfg);
     }
 
     /** {@code D^-1/2 C D^-1/2} for the block's standard deviations (the covariance of standardised features). */
     static DenseMatrix scaled(DenseMatrix cov, int[] idx, double[] sd) {
-        DenseMatrix out = cov.copy();
-        for (int q = 0; q < idx.length; q++) {
-            for (int p = 0; p < idx.length; p++) {
-                out.set(p, q, cov.get(p, q) / (sd[idx[p]] * sd[idx[q]]));
-            }
-        }
-        return out;
+        return PrimaScaling.scaled(cov, idx, sd);
     }
 
     /** Rows standardised with the given (DP) mean and sd, when the settings ask for it; dense. */
     static DenseMatrix standardized(FeatureMatrix x, double[] mean, double[] sd, PrimaConfig cfg) {
-        DenseMatrix d = x.toDense();
-        if (!cfg.standardize()) {
-            return d;
-        }
-        double[] inv = new double[sd.length];
-        for (int j = 0; j < sd.length; j++) {
-            inv[j] = 1.0 / sd[j];
-        }
-        return d.minusRowVector(mean).scaleColumnsCopy(inv);
+        return PrimaScaling.standardized(x, mean, sd, cfg);
     }
 
     static DenseMatrix concat(List<DenseMatrix> blocks) {
-        if (blocks.size() == 1) {
-            return blocks.get(0);
-        }
-        int n = blocks.get(0).rows();
-        int cols = 0;
-        for (DenseMatrix b : blocks) {
-            cols += b.cols();
-        }
-        DenseMatrix out = DenseMatrix.zeros(n, cols);
-        int at = 0;
-        for (DenseMatrix b : blocks) {
-            System.arraycopy(b.data(), 0, out.data(), at * n, b.data().length);
-            at += b.cols();
-        }
-        return out;
+        return PrimaScaling.concat(blocks);
     }
 
     /** The privacy statement of an artifact: the party's target, what it charged, and how the noise was drawn. */
