@@ -35,6 +35,12 @@ import java.util.List;
  * Arrays of doubles are stored exactly, as base64 of little-endian float64 ({@link #putDoubles}). The checksum is
  * the SHA-256 of the canonical JSON (keys sorted) of everything else; reading verifies it, so accidental damage
  * and casual edits are detected (it is not a signature: a party can rewrite its own artifact and checksum).
+ * <p>
+ * Signed ({@link #signedWith}): a {@code "signature": {"algorithm": "ed25519", "key_fingerprint": "SHA256:...",
+ * "value": base64}} block, the writer's Ed25519 signature of the canonical JSON of everything but the signature and
+ * the checksum (the bytes the checksum hashes, less the signature); the checksum then covers the signature block
+ * too, so a reader that knows nothing of signatures still reads the artifact. {@link #verifiedBy} checks it against
+ * the partner's public key (docs/privacy/signing.md).
  */
 public final class Artifact {
     public static final String FORMAT = "privadapt-artifact";
@@ -43,6 +49,7 @@ public final class Artifact {
     private static final ObjectMapper CANON = new ObjectMapper();
 
     private final ObjectNode doc;
+    private ArtifactKeys.Signer signer;
 
     private Artifact(ObjectNode doc) {
         this.doc = doc;
@@ -101,11 +108,43 @@ public final class Artifact {
         return doc.path("checksum").asText();
     }
 
-    /** Computes and stores the checksum; returns it. */
+    /** Computes and stores the signature (when {@link #signedWith signed}), then the checksum; returns the checksum. */
     public String seal() {
+        doc.remove("checksum");
+        if (signer != null) {
+            doc.set("signature", ArtifactSignatures.sign(signer, canonical(doc, "checksum", "signature")));
+        }
         String c = computeChecksum(doc);
         doc.put("checksum", c);
         return c;
+    }
+
+    /**
+     * Signs the artifact with the party's own key when it is sealed (written); {@code null} leaves it unsigned.
+     *
+     * @return this
+     */
+    public Artifact signedWith(ArtifactKeys.Signer key) {
+        this.signer = key;
+        return this;
+    }
+
+    /** The signature block's algorithm and key fingerprint, or null when the artifact is unsigned (not verified here). */
+    public ArtifactSignatures.Block signature() {
+        return ArtifactSignatures.block(doc);
+    }
+
+    /**
+     * Checks that the artifact is signed, by {@code key}, and unchanged since: refuses an unsigned artifact, a
+     * signature by another key or of another algorithm, and any change to what was signed.
+     *
+     * @param name the file name, for the message
+     * @return this
+     * @throws ArtifactException one line naming the file and the fingerprints
+     */
+    public Artifact verifiedBy(ArtifactKeys.Verifier key, String name) throws ArtifactException {
+        ArtifactSignatures.verify(doc, canonical(doc, "checksum", "signature"), key, name);
+        return this;
     }
 
     public byte[] toBytes() {
@@ -198,6 +237,7 @@ public final class Artifact {
         if (!expected.equals(n.path("checksum").asText())) {
             throw new ArtifactException(name + ": checksum mismatch: the artifact was modified or damaged");
         }
+        ArtifactSignatures.checkShape((ObjectNode) n, name);
         if (expectedKind != null && !expectedKind.equals(n.path("kind").asText())) {
             throw new ArtifactException(name + ": is a '" + n.path("kind").asText() + "' artifact, expected a '" + expectedKind + "'");
         }
@@ -210,12 +250,22 @@ public final class Artifact {
     }
 
     private static String computeChecksum(ObjectNode doc) {
-        ObjectNode copy = doc.deepCopy();
-        copy.remove("checksum");
         try {
-            byte[] canon = CANON.writeValueAsBytes(sorted(copy));
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(canon));
-        } catch (JsonProcessingException | NoSuchAlgorithmException e) {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(canonical(doc, "checksum")));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The canonical JSON (keys sorted at every level, no white space, UTF-8) of the document without {@code omitted}. */
+    private static byte[] canonical(ObjectNode doc, String... omitted) {
+        ObjectNode copy = doc.deepCopy();
+        for (String f : omitted) {
+            copy.remove(f);
+        }
+        try {
+            return CANON.writeValueAsBytes(sorted(copy));
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }
