@@ -80,6 +80,19 @@ class HostileInputsTest {
         put("OTHERVERSION", write("otherversion.json", rel.replaceFirst("\"version\" *: *[0-9]+", "\"version\" : 999")));
         put("CORRUPTLEDGER", write("corrupt.ledger", Files.readString(dir.resolve("t.ledger")).replaceFirst("\"epsilon_after\"", "\"epsilon_afterx\"")));
         put("EMPTYLEDGER", write("empty.ledger", ""));
+        // issue 46 item 5: each party's keys, a signed release
+        for (String k : new String[] {"target", "other"}) {
+            r = CliHarness.run("keys", "generate", "--out", dir.resolve(k + ".key").toString());
+            assertThat(r.code()).as(r.err()).isZero();
+        }
+        put("TKEY", dir.resolve("target.key"));
+        put("TPUB", dir.resolve("target.pub"));
+        put("OPUB", dir.resolve("other.pub"));
+        r = CliHarness.run("target", "release", "--method", "prima", "--data", get("TGT"), "--epsilon", "1", "--seed", "1",
+                "--ledger", dir.resolve("t2.ledger").toString(), "--out", dir.resolve("signed.json").toString(), "--sign-key", get("TKEY"));
+        assertThat(r.code()).as(r.err()).isZero();
+        put("SREL", dir.resolve("signed.json"));
+        put("NEWKEY", dir.resolve("new.key"));
         put("OUT", dir.resolve("out.json"));
         put("NEWLEDGER", dir.resolve("new.ledger"));
         put("PLOT", dir.resolve("plot.png"));
@@ -322,7 +335,34 @@ class HostileInputsTest {
                 c("adapt: release missing", DATA, "target", "adapt", "--release", "{NOFILE}", "--data", "{TGT}", "--out", "{OUT}"),
                 c("adapt: release is a directory", DATA, "target", "adapt", "--release", "{DIR}", "--data", "{TGT}", "--out", "{OUT}"),
                 c("inspect: a directory", DATA, "inspect", "{DIR}"),
-                c("privacy ledger: a directory", DATA, "privacy", "ledger", "{DIR}"));
+                c("privacy ledger: a directory", DATA, "privacy", "ledger", "{DIR}"),
+                // --- issue 46 item 5: signed artifacts and key files
+                c("train: unsigned release with --verify-key", ARTIFACT, strain("--data", "{SRC}", "--release", "{REL}", "--epsilon", "1",
+                        "--verify-key", "{TPUB}")),
+                c("train: release signed by another key", ARTIFACT, strain("--data", "{SRC}", "--release", "{SREL}", "--epsilon", "1",
+                        "--verify-key", "{OPUB}")),
+                c("train: verify key missing", DATA, strain("--data", "{SRC}", "--release", "{SREL}", "--epsilon", "1",
+                        "--verify-key", "{NOFILE}")),
+                c("train: verify key is a directory", DATA, strain("--data", "{SRC}", "--release", "{SREL}", "--epsilon", "1",
+                        "--verify-key", "{DIR}")),
+                c("train: verify key is a private key", USAGE, strain("--data", "{SRC}", "--release", "{SREL}", "--epsilon", "1",
+                        "--verify-key", "{TKEY}")),
+                c("train: verify key is garbage", DATA, strain("--data", "{SRC}", "--release", "{SREL}", "--epsilon", "1",
+                        "--verify-key", "{BINARY}")),
+                c("release: sign key missing", DATA, trel("--data", "{TGT}", "--epsilon", "1", "--sign-key", "{NOFILE}")),
+                c("release: sign key is a public key", USAGE, trel("--data", "{TGT}", "--epsilon", "1", "--sign-key", "{TPUB}")),
+                c("release: sign key is garbage", DATA, trel("--data", "{TGT}", "--epsilon", "1", "--sign-key", "{BINARY}")),
+                c("predict: unsigned model with --verify-key", ARTIFACT, predict("--data", "{TGT}", "--model", "{MODEL}",
+                        "--verify-key", "{TPUB}")),
+                c("adapt: verify key is garbage", DATA, "target", "adapt", "--release", "{SREL}", "--data", "{TGT}", "--out", "{OUT}",
+                        "--verify-key", "{BINARY}"),
+                c("inspect: signed by another key", ARTIFACT, "inspect", "--verify-key", "{OPUB}", "{SREL}"),
+                c("inspect: unsigned with --verify-key", ARTIFACT, "inspect", "--verify-key", "{TPUB}", "{REL}"),
+                c("keys generate: the private key exists", USAGE, "keys", "generate", "--out", "{TKEY}"),
+                c("keys generate: the public key exists", USAGE, "keys", "generate", "--out", "{NEWKEY}", "--public-out", "{TPUB}"),
+                c("keys generate: a missing directory", USAGE, "keys", "generate", "--out", "{DIR}/no/such/new.key"),
+                c("keys show: garbage", DATA, "keys", "show", "{BINARY}"),
+                c("keys show: missing", DATA, "keys", "show", "{NOFILE}"));
     }
 
     @ParameterizedTest(name = "{0}")

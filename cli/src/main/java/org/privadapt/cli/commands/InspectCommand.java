@@ -22,14 +22,17 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code privadapt inspect FILE}: what an artifact is and what it guarantees, without the base64. The checksum is
- * verified first (a damaged or edited file is refused with exit code 5, as everywhere); numeric arrays are shown
- * by type and length; the privacy block is shown in full with its DP events described. A ledger file is shown as
- * {@code privacy ledger} shows it.
+ * verified first (a damaged or edited file is refused with exit code 5, as everywhere); the signer is shown
+ * ("signed by SHA256:... (ed25519)" or "unsigned") and, with {@code --verify-key}, checked (refused with exit code 5
+ * unless it verifies); numeric arrays are shown by type and length; the privacy block is shown in full with its DP
+ * events described. A ledger file is shown as {@code privacy ledger} shows it.
  */
 @Command(name = "inspect", mixinStandardHelpOptions = true,
         description = {"Show an artifact's kind, method, party, dimensions and privacy statement (or a ledger's entries), "
-            + "without the base64 payload. The checksum is verified first.",
-            "Example: privadapt inspect release.json"})
+            + "without the base64 payload. The checksum is verified first; the signer is shown (signed by its key's "
+            + "fingerprint, or unsigned) and, with --verify-key, checked.",
+            "Example: privadapt inspect release.json",
+            "Example: privadapt inspect --verify-key target.pub release.json"})
 public final class InspectCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -40,11 +43,18 @@ public final class InspectCommand implements Callable<Integer> {
     @Option(names = "--json", description = "The same as JSON on standard output (arrays as {dtype, length}).")
     boolean json;
 
+    @picocli.CommandLine.Mixin
+    KeyOptions.Verify verify;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter w = spec.commandLine().getOut();
         org.privadapt.cli.InputFiles.require(file, "inspect FILE");
+        verify.load();
         if (isLedger(file)) {
+            if (verify.fingerprint() != null) {
+                throw new org.privadapt.cli.UsageException("--verify-key: " + file + " is a ledger, which is never signed or sent");
+            }
             var snap = org.privadapt.privacy.ledger.BudgetLedger.open(file).read();
             if (json) {
                 w.println(Json.write(PrivacyCommand.Ledger.jsonOf(snap)));
@@ -54,7 +64,8 @@ public final class InspectCommand implements Callable<Integer> {
             w.flush();
             return ExitCodes.OK;
         }
-        Artifact a = Artifact.read(file, null);
+        Artifact a = verify.check(Artifact.read(file, null), file);
+        org.privadapt.methods.artifacts.ArtifactSignatures.Block signer = a.signature();
         ObjectNode summary = Json.MAPPER.createObjectNode();
         summary.put("file", file.toString());
         summary.put("kind", a.kind());
@@ -64,6 +75,14 @@ public final class InspectCommand implements Callable<Integer> {
         summary.put("created", a.created());
         summary.put("checksum", a.checksum());
         summary.put("checksum_valid", true);
+        if (signer == null) {
+            summary.putNull("signature");
+        } else {
+            ObjectNode s = summary.putObject("signature");
+            s.put("algorithm", signer.algorithm());
+            s.put("key_fingerprint", signer.fingerprint());
+            s.put("verified", verify.fingerprint() != null);
+        }
         summary.set("privacy", withoutBase64(a.privacy()));
         summary.set("payload", withoutBase64(a.payload()));
         if (json) {
@@ -71,8 +90,11 @@ public final class InspectCommand implements Callable<Integer> {
             return ExitCodes.OK;
         }
         w.printf(Locale.ROOT, "%s: privadapt %s artifact, method %s, party %s%n", file, a.kind(), a.method(), a.party());
-        w.printf(Locale.ROOT, "created %s, run %s, checksum %s... (valid)%n%n", a.created(), a.runId(),
+        w.printf(Locale.ROOT, "created %s, run %s, checksum %s... (valid)%n", a.created(), a.runId(),
                 a.checksum().substring(0, Math.min(16, a.checksum().length())));
+        w.println(signer == null ? "unsigned" : signer.describe() + (verify.verified() != null ? ", verified with --verify-key "
+                + verify.file : "; not verified (give the signer's public key with --verify-key)"));
+        w.println();
         JsonNode p = a.privacy();
         boolean isPrivate = p.path("private").asBoolean(false);
         w.println("privacy");

@@ -84,6 +84,12 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
         @Mixin
         org.privadapt.cli.engine.EngineOptions engine;
 
+        @Mixin
+        KeyOptions.Sign sign;
+
+        @Mixin
+        KeyOptions.Verify verify;
+
         /** The public facts: the declared ones, and the class set when {@code --classes} gives it. */
         private org.privadapt.data.PublicFacts declared() {
             return declared(party, classes);
@@ -122,6 +128,8 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
         @Override
         public Integer call() throws Exception {
             party.validate();
+            sign.load(spec.commandLine().getErr());
+            verify.load();
             boolean onSpark = engine.spark();
             boolean streamed = engine.stream();
             if (!classifier.equals("lr") && !classifier.equals("dnn")) {
@@ -133,7 +141,8 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
             }
             PartyOptions.requireWritable(out, "--out");
             TargetRelease release = TargetRelease.fromArtifact(
-                    org.privadapt.cli.InputFiles.artifact(releaseFile, "release", "--release"), releaseFile.toString());
+                    verify.check(org.privadapt.cli.InputFiles.artifact(releaseFile, "release", "--release"), releaseFile),
+                    releaseFile.toString());
             checkParams("source train", org.privadapt.methods.core.PrivateLearners.ALL, params);
             MethodConfig mc = new MethodConfig(classifier, 0.0, 1L, params);
             if (onSpark) {
@@ -158,7 +167,7 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
             } catch (IllegalArgumentException e) {
                 throw new UsageException(release.method() + ": " + e.getMessage(), e);
             }
-            model.toArtifact(TargetCommand.runId(party)).write(out);
+            sign.sign(model.toArtifact(TargetCommand.runId(party))).write(out);
             report(release, model, session, source.size());
             return ExitCodes.OK;
         }
@@ -188,7 +197,7 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
                 } catch (IllegalArgumentException e) {
                     throw new UsageException(release.method() + ": " + e.getMessage(), e);
                 }
-                model.toArtifact(TargetCommand.runId(party)).write(out);
+                sign.sign(model.toArtifact(TargetCommand.runId(party))).write(out);
                 report(release, model, session, rows.size());
             }
             return ExitCodes.OK;
@@ -216,7 +225,7 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
             } catch (IllegalArgumentException e) {
                 throw new UsageException(release.method() + ": " + e.getMessage(), e);
             }
-            trained.model().toArtifact(TargetCommand.runId(party)).write(out);
+            sign.sign(trained.model().toArtifact(TargetCommand.runId(party))).write(out);
             report(release, trained.model(), session, trained.rows());
             return ExitCodes.OK;
         }
@@ -237,6 +246,12 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
             summary.put("epsilon_spent", session.spent().epsilon());
             summary.put("delta", session.spent().delta());
             summary.put("private", session.isPrivate());
+            if (sign.fingerprint() != null) {
+                summary.put("signed_by", sign.fingerprint());
+            }
+            if (verify.fingerprint() != null) {
+                summary.put("release_verified_by", verify.fingerprint());
+            }
             if (json) {
                 w.println(Json.write(summary));
             } else {
@@ -244,6 +259,12 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
                         learner.equals(classifier) ? "" : " for --classifier " + classifier, rows, model.classNames().size());
                 w.printf(Locale.ROOT, "privacy: source spent epsilon %s, delta %s%s%n", org.privadapt.cli.Runs.formatNumber(session.spent().epsilon()),
                         org.privadapt.cli.Runs.formatNumber(session.spent().delta()), session.isPrivate() ? "" : " -- seeded noise: NOT differentially private");
+                if (sign.signed() != null) {
+                    w.println("signed:  " + sign.signed());
+                }
+                if (verify.verified() != null) {
+                    w.println("release: " + verify.verified());
+                }
             }
         }
     }

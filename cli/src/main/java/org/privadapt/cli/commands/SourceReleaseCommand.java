@@ -71,9 +71,13 @@ public final class SourceReleaseCommand implements Callable<Integer> {
     @Mixin
     org.privadapt.cli.engine.EngineOptions engine;
 
+    @Mixin
+    KeyOptions.Sign sign;
+
     @Override
     public Integer call() throws Exception {
         party.validate();
+        sign.load(spec.commandLine().getErr());
         boolean onSpark = engine.spark();
         boolean gmm = method.equals(org.privadapt.methods.gmmuda.SourceReleaseArtifact.METHOD);
         if (engine.stream() || (onSpark && !method.equals("dpot") && !method.equals("dpot-da") && !gmm)) {
@@ -125,7 +129,7 @@ public final class SourceReleaseCommand implements Callable<Integer> {
                 throw new UsageException("dpot: " + e.getMessage(), e);
             }
         }
-        r.toArtifact().write(out);
+        sign.sign(r.toArtifact()).write(out);
         PrintWriter w = spec.commandLine().getOut();
         Map<String, Object> summary = new LinkedHashMap<>();
         summary.put("artifact", out.toString());
@@ -139,6 +143,9 @@ public final class SourceReleaseCommand implements Callable<Integer> {
         summary.put("epsilon_spent", session.spent().epsilon());
         summary.put("delta", session.spent().delta());
         summary.put("private", session.isPrivate());
+        if (sign.fingerprint() != null) {
+            summary.put("signed_by", sign.fingerprint());
+        }
         double nts = r.privacy().path("class_mean_noise_to_signal").asDouble(Double.NaN);
         String noiseWarning = null;
         if (Double.isFinite(nts)) {
@@ -166,6 +173,9 @@ public final class SourceReleaseCommand implements Callable<Integer> {
                     org.privadapt.cli.Runs.formatNumber(session.spent().epsilon()),
                     org.privadapt.cli.Runs.formatNumber(session.spent().delta()), session.relation().description(),
                     session.isPrivate() ? "" : " -- seeded noise: NOT differentially private");
+            if (sign.signed() != null) {
+                w.println("signed:  " + sign.signed());
+            }
         }
         return ExitCodes.OK;
     }
@@ -257,7 +267,8 @@ public final class SourceReleaseCommand implements Callable<Integer> {
         }
         org.privadapt.methods.gmmuda.SourceReleaseArtifact a = org.privadapt.methods.gmmuda.SourceReleaseArtifact.of(r, names, multi,
                 dimension, pre, params, 1L, session, TargetCommand.runId(party));
-        a.toArtifact().write(out);
+        org.privadapt.methods.artifacts.Artifact written = sign.sign(a.toArtifact());
+        written.write(out);
         PrintWriter w = spec.commandLine().getOut();
         Map<String, Object> summary = new LinkedHashMap<>();
         summary.put("artifact", out.toString());
@@ -272,7 +283,10 @@ public final class SourceReleaseCommand implements Callable<Integer> {
         summary.put("delta", session.spent().delta());
         summary.put("relation", session.relation().id());
         summary.put("private", session.isPrivate());
-        summary.put("checksum", a.checksum());
+        summary.put("checksum", written.checksum());
+        if (sign.fingerprint() != null) {
+            summary.put("signed_by", sign.fingerprint());
+        }
         if (json) {
             w.println(Json.write(summary));
         } else {
@@ -284,6 +298,9 @@ public final class SourceReleaseCommand implements Callable<Integer> {
                     org.privadapt.cli.Runs.formatNumber(session.spent().epsilon()),
                     org.privadapt.cli.Runs.formatNumber(session.spent().delta()), session.relation().description(),
                     session.isPrivate() ? "" : " -- seeded noise: NOT differentially private");
+            if (sign.signed() != null) {
+                w.println("signed:  " + sign.signed());
+            }
         }
         return ExitCodes.OK;
     }

@@ -81,18 +81,22 @@ public final class TargetAdaptCommand implements Callable<Integer> {
     @Mixin
     DataSpecs data;
 
+    @Mixin
+    KeyOptions.Verify verify;
+
     @Override
     public Integer call() throws Exception {
         if (!classifier.equals("lr") && !classifier.equals("dnn")) {
             throw new UsageException("--classifier must be lr or dnn, got '" + classifier + "'");
         }
         PartyOptions.requireWritable(out, "--out");
+        verify.load();
         String wanted = method == null ? null : switch (method) {
             case "dpot", "dpot-da" -> org.privadapt.methods.dpot.DpotRelease.METHOD;
             case "dp-uda-gmm" -> org.privadapt.methods.gmmuda.SourceReleaseArtifact.METHOD;
             default -> throw new UsageException("--method: the target adapts for dpot-da or dp-uda-gmm, got '" + method + "'");
         };
-        Artifact art = org.privadapt.cli.InputFiles.artifact(releaseFile, "release", "--release");
+        Artifact art = verify.check(org.privadapt.cli.InputFiles.artifact(releaseFile, "release", "--release"), releaseFile);
         if (wanted != null && !wanted.equals(art.method())) {
             throw new ArtifactException(releaseFile + ": release of method '" + art.method() + "', not of " + method);
         }
@@ -170,6 +174,9 @@ public final class TargetAdaptCommand implements Callable<Integer> {
         summary.put("release_level", rel.privacy().path("level").asText());
         summary.put("release_epsilon", rel.privacy().path("epsilon_spent").asDouble());
         summary.put("release_private", releasePrivate);
+        if (verify.fingerprint() != null) {
+            summary.put("release_verified_by", verify.fingerprint());
+        }
         if (refineChoice instanceof Map<?, ?> choice) {
             summary.put("refine_choice", choice);
         }
@@ -197,6 +204,9 @@ public final class TargetAdaptCommand implements Callable<Integer> {
             w.printf(Locale.ROOT, "source:      %s%n", rel.privacy().path("guarantee").asText());
             if (!releasePrivate) {
                 w.println("warning:     the release was made with seeded noise: NOT differentially private");
+            }
+            if (verify.verified() != null) {
+                w.println("release:     " + verify.verified());
             }
         }
         return ExitCodes.OK;
@@ -307,6 +317,9 @@ public final class TargetAdaptCommand implements Callable<Integer> {
         summary.put("release_delta", rel.privacy().path("delta").asDouble());
         summary.put("release_private", rel.isPrivate());
         summary.put("release_checksum", rel.checksum());
+        if (verify.fingerprint() != null) {
+            summary.put("release_verified_by", verify.fingerprint());
+        }
         if (warning != null) {
             summary.put("warning", warning);
         }
@@ -329,6 +342,9 @@ public final class TargetAdaptCommand implements Callable<Integer> {
                     Runs.formatNumber(rel.privacy().path("delta").asDouble()), rel.privacy().path("relation").asText());
             if (!rel.isPrivate()) {
                 w.println("warning:     the release was made with seeded noise: NOT differentially private");
+            }
+            if (verify.verified() != null) {
+                w.println("release:     " + verify.verified());
             }
         }
         return ExitCodes.OK;

@@ -62,16 +62,20 @@ public final class TargetPredictCommand implements Callable<Integer> {
     @Mixin
     DataSpecs data;
 
+    @Mixin
+    KeyOptions.Verify verify;
+
     @Override
     public Integer call() throws Exception {
         PartyOptions.requireWritable(out, "--out");
+        verify.load();
         org.privadapt.methods.core.MethodConfig refineConfig = org.privadapt.methods.core.MethodConfig.defaults()
                 .withParam("refine", refine);
         if (!java.util.Set.of("auto", "none", "centroids", "self-training").contains(refine)) {
             throw new UsageException("--refine: '" + refine + "' is not one of auto, none, centroids, self-training (a PRIMA/PRISA "
                     + "model is not one linear map of the rows, so centre and im do not apply)");
         }
-        SourceModel model = SourceModel.fromArtifact(org.privadapt.cli.InputFiles.artifact(modelFile, "model", "--model"),
+        SourceModel model = SourceModel.fromArtifact(verify.check(org.privadapt.cli.InputFiles.artifact(modelFile, "model", "--model"), modelFile),
                 modelFile.toString());
         if (releaseFile != null) {
             TargetRelease rel = TargetRelease.fromArtifact(org.privadapt.cli.InputFiles.artifact(releaseFile, "release", "--release"),
@@ -120,6 +124,9 @@ public final class TargetPredictCommand implements Callable<Integer> {
         summary.put("accuracy", accuracy);
         summary.put("model_private", model.privacy().path("private").asBoolean());
         summary.put("refine", refine);
+        if (verify.fingerprint() != null) {
+            summary.put("model_verified_by", verify.fingerprint());
+        }
         if (refinement.diagnostics().get("refine") instanceof Map<?, ?> choice) {
             summary.put("refine_choice", choice);
         }
@@ -148,6 +155,9 @@ public final class TargetPredictCommand implements Callable<Integer> {
             }
             if (!model.privacy().path("private").asBoolean()) {
                 w.println("warning:     the model was trained with seeded noise: NOT differentially private");
+            }
+            if (verify.verified() != null) {
+                w.println("model:       " + verify.verified());
             }
         }
         return ExitCodes.OK;

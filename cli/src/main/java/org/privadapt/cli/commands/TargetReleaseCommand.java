@@ -71,9 +71,16 @@ public final class TargetReleaseCommand implements Callable<Integer> {
     @Mixin
     EngineOptions engine;
 
+    @Mixin
+    KeyOptions.Sign sign;
+
+    /** The artifact as written (signed with --sign-key): its checksum is the one reported. */
+    private org.privadapt.methods.artifacts.Artifact written;
+
     @Override
     public Integer call() throws Exception {
         party.validate();
+        sign.load(spec.commandLine().getErr());
         PartyOptions.requireWritable(out, "--out");
         PrimaMethod m = TargetCommand.primaMethod(method);
         if (engine.spark()) {
@@ -95,7 +102,7 @@ public final class TargetReleaseCommand implements Callable<Integer> {
         org.privadapt.cli.DeltaPolicy.check("target", party.delta(), target.size(), party.allowLargeDelta, spec.commandLine().getErr());
         PrivacySession session = party.session("target");
         TargetRelease r = Prima.release(target, cfg, pre, m.name(), 1L, TargetCommand.runId(party), session);
-        r.toArtifact().write(out);
+        write(r);
         report(m, r, session, target.size(), target.dimension());
         announceDefault(preDefault);
         return ExitCodes.OK;
@@ -112,6 +119,12 @@ public final class TargetReleaseCommand implements Callable<Integer> {
         }
     }
 
+    /** Writes the release artifact, signed when --sign-key is given. */
+    private void write(TargetRelease r) throws java.io.IOException {
+        written = sign.sign(r.toArtifact());
+        written.write(out);
+    }
+
     /** The command's summary on standard output (the same for both engines). */
     private void report(PrimaMethod m, TargetRelease r, PrivacySession session, long rows, int dimension) {
         PrintWriter w = spec.commandLine().getOut();
@@ -126,7 +139,10 @@ public final class TargetReleaseCommand implements Callable<Integer> {
         summary.put("epsilon_spent", session.spent().epsilon());
         summary.put("delta", session.spent().delta());
         summary.put("private", session.isPrivate());
-        summary.put("checksum", r.checksum());
+        summary.put("checksum", written.checksum());
+        if (sign.fingerprint() != null) {
+            summary.put("signed_by", sign.fingerprint());
+        }
         if (json) {
             w.println(Json.write(summary));
         } else {
@@ -134,6 +150,9 @@ public final class TargetReleaseCommand implements Callable<Integer> {
             w.printf(Locale.ROOT, "subspaces: %d (largest %d features)%n", r.partition().size(), r.partition().largestBlock());
             w.printf(Locale.ROOT, "privacy:   target spent epsilon %s, delta %s%s%n", Runs.formatNumber(session.spent().epsilon()),
                     org.privadapt.cli.Runs.formatNumber(session.spent().delta()), session.isPrivate() ? "" : " -- seeded noise: NOT differentially private");
+            if (sign.signed() != null) {
+                w.println("signed:    " + sign.signed());
+            }
         }
     }
 
@@ -160,7 +179,7 @@ public final class TargetReleaseCommand implements Callable<Integer> {
                     party.allowLargeDelta, spec.commandLine().getErr());
             PrivacySession session = party.session("target");
             TargetRelease r = rows.targetRelease(cfg, pre, m.name(), TargetCommand.runId(party), session);
-            r.toArtifact().write(out);
+            write(r);
             report(m, r, session, rows.size(), rows.dimension());
         }
         announceDefault(preDefault);
@@ -200,7 +219,7 @@ public final class TargetReleaseCommand implements Callable<Integer> {
             throw e.data(); // forward selection's second pass found the file changed: charged, nothing written
         }
         TargetRelease r = Prima.release(noisy, cfg, pre, m.name(), TargetCommand.runId(party), session);
-        r.toArtifact().write(out);
+        write(r);
         report(m, r, session, summary.rows(), rows.dimension());
         announceDefault(preDefault);
         return ExitCodes.OK;
