@@ -178,7 +178,7 @@ public final class SparkRowEngine implements RowEngine {
         private void requireClasses(List<String> classes) throws DataException {
             long outside = SparkPrimaTrain.outsideClasses(table, classes);
             if (outside > 0) {
-                throw new DataException(where, "column '" + table.labelColumn() + "'", outside + " row(s) have a label outside --classes "
+                throw new DataException(where, "column '" + table.labelColumn() + "'", org.privadapt.data.PrivateText.count(outside) + " row(s) have a label outside --classes "
                         + String.join(",", classes));
             }
         }

@@ -83,13 +83,14 @@ public final class SparkData {
             if (notNumber > 0) {
                 Row example = df.filter(functions.col(f).isNotNull().and(functions.col(f).try_cast(DataTypes.DoubleType).isNull()))
                         .select(functions.col(f).cast(DataTypes.StringType)).first();
-                return "column '" + f + "': " + notNumber + " value(s) are not numbers (e.g. '" + example.getString(0) + "')";
+                return "column '" + f + "': " + org.privadapt.data.PrivateText.count(notNumber) + " value(s) are not numbers (e.g. "
+                        + org.privadapt.data.PrivateText.quoted(example.getString(0)) + ")";
             }
             if (missing > 0) {
-                return "column '" + f + "': " + missing + " value(s) are missing";
+                return "column '" + f + "': " + org.privadapt.data.PrivateText.count(missing) + " value(s) are missing";
             }
             if (nonFinite > 0) {
-                return "column '" + f + "': " + nonFinite + " value(s) are not finite (NaN or infinite)";
+                return "column '" + f + "': " + org.privadapt.data.PrivateText.count(nonFinite) + " value(s) are not finite (NaN or infinite)";
             }
         }
         if (labelColumn != null) {

@@ -41,7 +41,7 @@ public record TargetLabels(int[] codes, int[] unlabelled) {
         }
         if (task.evaluation().size() != n) {
             throw new DataException(task.evaluation().firstFile(), "rows", "the semi-supervised setting needs the evaluation rows to be "
-                    + "the target's rows (" + task.evaluation().size() + " evaluation rows, " + n + " target rows)");
+                    + "the target's rows (" + org.privadapt.data.PrivateText.count(task.evaluation().size()) + " evaluation rows, " + org.privadapt.data.PrivateText.count(n) + " target rows)");
         }
         ClassLabels truth = Classifiers.truthFor(classes, task.evaluation());
         int[] codes = new int[n];

@@ -115,7 +115,8 @@ public final class StreamedPrimaTrain {
             count[0] += m.count();
         }, null);
         if (outside[0] != null) {
-            throw new DataException(rows.file(), "row " + outside[1], "label '" + outside[0] + "' is not one of the classes " + names);
+            throw new DataException(rows.file(), "row " + org.privadapt.data.PrivateText.row(Long.parseLong(outside[1])), "label "
+                    + org.privadapt.data.PrivateText.quoted(outside[0]) + " is not one of the classes " + names);
         }
         List<DenseMatrix> g = new ArrayList<>();
         for (int b = 0; b < grams.size(); b++) {

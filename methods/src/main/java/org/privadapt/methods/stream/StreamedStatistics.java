@@ -66,7 +66,8 @@ public final class StreamedStatistics {
             }
         }, null);
         if (outside[0] != null) {
-            throw new DataException(rows.file(), "row " + outside[1], "label '" + outside[0] + "' is not one of the classes " + classes);
+            throw new DataException(rows.file(), "row " + org.privadapt.data.PrivateText.row(Long.parseLong(outside[1])), "label "
+                    + org.privadapt.data.PrivateText.quoted(outside[0]) + " is not one of the classes " + classes);
         }
         return ClassStatistics.ofExact(counts.values(), new DenseMatrix(k, d, sums.values()),
                 lda ? new DenseMatrix(d, d, moment.values()) : null);

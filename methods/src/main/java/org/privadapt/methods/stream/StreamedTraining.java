@@ -127,8 +127,8 @@ public final class StreamedTraining {
                 String[] outside = new String[2];
                 int[] y = StreamedPrimaTrain.codes(chunk, code, outside);
                 if (y == null) {
-                    throw new StreamedMoments.StreamException(new DataException(rows.file(), "row " + outside[1],
-                            "label '" + outside[0] + "' is not one of the classes " + classes));
+                    throw new StreamedMoments.StreamException(new DataException(rows.file(), "row " + org.privadapt.data.PrivateText.row(Long.parseLong(outside[1])),
+                            "label " + org.privadapt.data.PrivateText.quoted(outside[0]) + " is not one of the classes " + classes));
                 }
                 int[] all = new int[y.length];
                 for (int i = 0; i < all.length; i++) {
@@ -182,8 +182,8 @@ public final class StreamedTraining {
                     try {
                         y[i] = org.privadapt.methods.bassily.PCnvxAdap.clipTarget(Double.parseDouble(labels[i].trim()));
                     } catch (NumberFormatException | NullPointerException e) {
-                        throw new StreamedMoments.StreamException(new DataException(rows.file(), "row " + (chunk.firstRow() + i + 1),
-                                "target '" + labels[i] + "' is not a number"));
+                        throw new StreamedMoments.StreamException(new DataException(rows.file(), "row " + org.privadapt.data.PrivateText.row(chunk.firstRow() + i + 1),
+                                "target " + org.privadapt.data.PrivateText.quoted(labels[i]) + " is not a number"));
                     }
                 }
                 DenseMatrix xc = org.privadapt.methods.bassily.PCnvxAdap.clipRows(chunk.features(), rowBound);

@@ -127,6 +127,14 @@ class StreamedReleasesTest {
         RowChunks rows = RowChunks.open(p, "classes", DataFiles.Options.DEFAULT);
         assertThatThrownBy(() -> StreamedStatistics.ncmExact(rows, Preprocessing.none(), 10, List.of("a", "b")))
                 .isInstanceOf(DataException.class).hasMessageContaining("label 'c' is not one of the classes [a, b]");
+        // issue 46.4: with messages redacted, neither the label nor its row number appears; the rule and the classes do
+        try (org.privadapt.data.PrivateText.Scope s = org.privadapt.data.PrivateText.redact(true)) {
+            RowChunks again = RowChunks.open(p, "classes", DataFiles.Options.DEFAULT);
+            assertThatThrownBy(() -> StreamedStatistics.ncmExact(again, Preprocessing.none(), 10, List.of("a", "b")))
+                    .isInstanceOf(DataException.class)
+                    .hasMessageContaining("row <redacted>: label <redacted> is not one of the classes [a, b]")
+                    .hasMessageNotContaining("'c'");
+        }
     }
 
     static PrivateLearners.Plan plan(String learner, NeighbouringRelation rel, int k) {
