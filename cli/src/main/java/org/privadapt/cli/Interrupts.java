@@ -2,7 +2,6 @@ package org.privadapt.cli;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.privadapt.privacy.RunJournal;
-import sun.misc.Signal;
 
 /**
  * Ctrl-C (INT) and TERM stop a command at once and say what it let out (issue 46): the journal of the run is closed
@@ -27,10 +26,33 @@ final class Interrupts {
         handle("TERM", 143);
     }
 
+    /**
+     * {@code sun.misc.Signal.handle(new Signal(name), handler)} (module jdk.unsupported, present in every JDK since 9),
+     * called reflectively so that the build has no compile-time reference to an internal API.
+     */
     private static void handle(String name, int code) {
         try {
-            Signal.handle(new Signal(name), s -> stop(name, code));
-        } catch (IllegalArgumentException | UnsupportedOperationException e) {
+            Class<?> signal = Class.forName("sun.misc.Signal");
+            Class<?> handlerType = Class.forName("sun.misc.SignalHandler");
+            Object handler = java.lang.reflect.Proxy.newProxyInstance(Interrupts.class.getClassLoader(),
+                    new Class<?>[] {handlerType}, (proxy, method, args) -> {
+                        switch (method.getName()) {
+                            case "handle" -> stop(name, code);
+                            case "hashCode" -> {
+                                return System.identityHashCode(proxy);
+                            }
+                            case "equals" -> {
+                                return proxy == args[0];
+                            }
+                            case "toString" -> {
+                                return "privadapt " + name + " handler";
+                            }
+                            default -> { }
+                        }
+                        return null;
+                    });
+            signal.getMethod("handle", signal, handlerType).invoke(null, signal.getConstructor(String.class).newInstance(name), handler);
+        } catch (ReflectiveOperationException | RuntimeException e) {
             // the signal is not available here (or is reserved by the VM's options): the JVM's default stands
         }
     }

@@ -11,9 +11,9 @@ import java.util.Set;
  * What this process has let out so far (ledger charges, output files renamed into place) and what it has half-made
  * (temporary files), so that an interrupted run (Ctrl-C, TERM) can stop cleanly and say what happened (issue 46).
  *
- * <p>Every ledger write and every group of output renames runs inside {@link #enter()} ... {@link Step#close()}. When
+ * <p>Every ledger write and every group of output renames runs inside {@link #enter(String)} ... {@link Step#close()}. When
  * the process is told to stop, {@link #closeForExit} closes the journal: it waits for the step in flight, if any, to
- * finish (a charge is written whole or not at all, a set of outputs renamed whole), and from then on {@link #enter()}
+ * finish (a charge is written whole or not at all, a set of outputs renamed whole), and from then on {@link #enter(String)}
  * never returns: a thread about to charge or to write an output waits for the exit instead. The temporary files still
  * listed are removed. So a stop before the charge spends nothing; a stop after it says what was spent and written.
  *
