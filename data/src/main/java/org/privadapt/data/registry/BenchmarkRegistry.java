@@ -65,6 +65,11 @@ public final class BenchmarkRegistry {
         r.addWind();
         r.addChestXray();
         r.add(IuChestXrayUda.suite(), IuChestXrayUda::readAll);
+        r.add(ReutersDa.suite(), ReutersDa::readAll);
+        r.add(NewsgroupsDa.suite(), NewsgroupsDa::readAll);
+        r.add(Mtfs3Vggm.suite(), Mtfs3Vggm::readAll);
+        r.add(Landmine.suite(), Landmine::readAll);
+        r.add(SpamTaskB.suite(), SpamTaskB::readAll);
         return r;
     }
 
