@@ -126,7 +126,37 @@ final class Repetitions {
                     acc, spend).withDiagnostics(any ? diagnostics : null);
         }
         return new Report.TaskResult(task.name(), sourceName, targetName, method.name(), sw, runs, Runs.mean(acc), Runs.std(acc), acc, spend)
-                .withDiagnostics(any ? diagnostics : null).withWarnings(degenerateWarnings(outcomes, runs));
+                .withDiagnostics(any ? diagnostics : null).withWarnings(degenerateWarnings(outcomes, runs))
+                .withBalancedAccuracies(balancedAccuracies(outcomes, task));
+    }
+
+    /**
+     * Each run's balanced accuracy (Metrics.balancedAccuracy, the mean per-class recall) when the evaluation rows are
+     * imbalanced (Metrics.imbalanced: landmine's 6 % positives), where accuracy mostly measures the majority class;
+     * null otherwise, or when the predictions cannot be matched to the evaluation labels.
+     */
+    static List<Double> balancedAccuracies(Ran[] outcomes, AdaptationTask task) {
+        org.privadapt.data.Dataset eval = task.evaluation();
+        if (eval == null || !eval.hasLabels() || !(eval.labels().orElse(null) instanceof org.privadapt.data.ClassLabels)) {
+            return null;
+        }
+        List<Double> out = new ArrayList<>();
+        for (Ran o : outcomes) {
+            AdaptationOutcome a = o.outcome();
+            if (a.isRegression() || a.isMultiLabel() || a.predictions().length != eval.size()) {
+                return null;
+            }
+            try {
+                org.privadapt.data.ClassLabels truth = org.privadapt.methods.core.Classifiers.truthFor(a.classNames(), eval);
+                if (!org.privadapt.models.Metrics.imbalanced(truth)) {
+                    return null;
+                }
+                out.add(org.privadapt.models.Metrics.balancedAccuracy(a.predictions(), truth));
+            } catch (DataException e) {
+                return null; // classes the model does not know: no per-class recall to state
+            }
+        }
+        return out;
     }
 
     /**

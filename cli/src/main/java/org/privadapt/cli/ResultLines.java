@@ -124,8 +124,14 @@ final class ResultLines {
             return "MSE " + (r.runs() > 1 ? String.format(Locale.ROOT, "%.6g +- %.3g", r.mseMean(), r.mseStd())
                     : String.format(Locale.ROOT, "%.6g", r.mseMean()));
         }
-        return r.runs() > 1 ? String.format(Locale.ROOT, "%.1f %% +- %.1f", 100 * r.accuracyMean(), 100 * r.accuracyStd())
+        String acc = r.runs() > 1 ? String.format(Locale.ROOT, "%.1f %% +- %.1f", 100 * r.accuracyMean(), 100 * r.accuracyStd())
                 : String.format(Locale.ROOT, "%.1f %%", 100 * r.accuracyMean());
+        if (r.balancedAccuracies() == null) {
+            return acc;
+        }
+        // imbalanced evaluation rows (Metrics.imbalanced): accuracy alone mostly measures the majority class
+        return acc + (r.runs() > 1 ? String.format(Locale.ROOT, " (balanced accuracy %.1f %% +- %.1f)", 100 * r.balancedAccuracyMean(),
+                100 * r.balancedAccuracyStd()) : String.format(Locale.ROOT, " (balanced accuracy %.1f %%)", 100 * r.balancedAccuracyMean()));
     }
 
     static String privacySummary(Report.TaskResult r) {

@@ -22,6 +22,54 @@ public final class Metrics {
         return (double) ok / predicted.length;
     }
 
+    /**
+     * Balanced accuracy: the mean over the classes present in {@code truth} of the share of that class's rows
+     * predicted as it (per-class recall), so that each class counts equally whatever its size. Always predicting one
+     * class scores 1/K; on balanced rows it equals the accuracy. NaN without rows.
+     */
+    public static double balancedAccuracy(int[] predicted, ClassLabels truth) {
+        if (predicted.length != truth.size()) {
+            throw new IllegalArgumentException(predicted.length + " predictions for " + truth.size() + " labels");
+        }
+        int k = truth.numClasses();
+        int[] rows = new int[k];
+        int[] hits = new int[k];
+        for (int i = 0; i < predicted.length; i++) {
+            int c = truth.code(i);
+            rows[c]++;
+            hits[c] += predicted[i] == c ? 1 : 0;
+        }
+        double sum = 0;
+        int present = 0;
+        for (int c = 0; c < k; c++) {
+            if (rows[c] > 0) {
+                sum += (double) hits[c] / rows[c];
+                present++;
+            }
+        }
+        return present == 0 ? Double.NaN : sum / present;
+    }
+
+    /** The ratio of the rarest to the most frequent class below which {@link #imbalanced} holds. */
+    public static final double IMBALANCE_RATIO = 0.25;
+
+    /**
+     * Whether the classes present in {@code truth} are so unequal that accuracy mostly measures the majority class:
+     * the rarest has fewer than {@link #IMBALANCE_RATIO} times the rows of the most frequent (landmine: 6 % positive).
+     * Results on such rows report {@link #balancedAccuracy} beside accuracy.
+     */
+    public static boolean imbalanced(ClassLabels truth) {
+        int min = Integer.MAX_VALUE;
+        int max = 0;
+        for (int c : truth.counts()) {
+            if (c > 0) {
+                min = Math.min(min, c);
+                max = Math.max(max, c);
+            }
+        }
+        return max > 0 && min < IMBALANCE_RATIO * max;
+    }
+
     /** The share of the most frequent class: what always predicting it scores (the chance level to beat). */
     public static double majorityRate(ClassLabels truth) {
         if (truth.size() == 0) {

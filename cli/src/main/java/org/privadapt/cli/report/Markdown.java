@@ -48,7 +48,8 @@ public final class Markdown {
                 means.computeIfAbsent(m, k -> new ArrayList<>()).add(r.scoreMean());
                 Double f1 = meanDiagnostic(r, "mean_f1");
                 // multi-label (issue 33): the mean per-label accuracy rewards answering "absent"; F1 beside it
-                sb.append(' ').append(cell(r)).append(f1 == null ? "" : String.format(Locale.ROOT, " (F1 %.1f)", 100 * f1)).append(" |");
+                sb.append(' ').append(cell(r)).append(f1 == null ? "" : String.format(Locale.ROOT, " (F1 %.1f)", 100 * f1))
+                        .append(balancedCell(r)).append(" |");
                 int never = labelsNeverFound(r);
                 if (never > 0) {
                     warnings.add(String.format(Locale.ROOT, "%s on %s: positive-class F1 0 on %d of %d labels in every run (never found; "
@@ -67,9 +68,13 @@ public final class Markdown {
                 }
                 boolean mse = results.stream().anyMatch(Report.TaskResult::isRegression);
                 sb.append(v.isEmpty() ? " |" : mse ? " **" + significant(s / v.size()) + "** |"
-                        : String.format(Locale.ROOT, " **%.1f** |", 100 * s / v.size()));
+                        : String.format(Locale.ROOT, " **%.1f**%s |", 100 * s / v.size(), balancedAverage(byTask, m)));
             }
             sb.append('\n');
+        }
+        if (results.stream().anyMatch(r -> r.balancedAccuracies() != null)) {
+            sb.append("\nbal. = balanced accuracy (mean per-class recall, %), given where the evaluation rows are imbalanced (the "
+                    + "rarest class under a quarter of the most frequent): there accuracy mostly measures the majority class\n");
         }
         for (String w : warnings) {
             sb.append("\nWarning: ").append(w).append('\n');
@@ -215,6 +220,33 @@ public final class Markdown {
             return String.format(Locale.ROOT, "%." + digits + "f", v);
         }
         return String.format(Locale.ROOT, "%.3e", v);
+    }
+
+    /** " (bal. x)" beside an accuracy on imbalanced evaluation rows, else nothing. */
+    static String balancedCell(Report.TaskResult r) {
+        if (r.balancedAccuracies() == null) {
+            return "";
+        }
+        return r.runs() > 1 ? String.format(Locale.ROOT, " (bal. %.1f ± %.1f)", 100 * r.balancedAccuracyMean(), 100 * r.balancedAccuracyStd())
+                : String.format(Locale.ROOT, " (bal. %.1f)", 100 * r.balancedAccuracyMean());
+    }
+
+    /** The method's average balanced accuracy when each of its tasks has one, else nothing. */
+    private static String balancedAverage(Map<String, Map<String, Report.TaskResult>> byTask, String method) {
+        double s = 0;
+        int n = 0;
+        for (Map<String, Report.TaskResult> row : byTask.values()) {
+            Report.TaskResult r = row.get(method);
+            if (r == null) {
+                continue;
+            }
+            if (r.balancedAccuracies() == null) {
+                return "";
+            }
+            s += r.balancedAccuracyMean();
+            n++;
+        }
+        return n == 0 ? "" : String.format(Locale.ROOT, " (bal. **%.1f**)", 100 * s / n);
     }
 
     static String cell(Report.TaskResult r) {

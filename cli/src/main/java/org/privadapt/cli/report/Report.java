@@ -76,11 +76,15 @@ public record Report(String tool, String version, String command, String created
      * carries accuracies ({@code accuracy_mean}, {@code accuracy_std}, {@code accuracies}); a regression result carries
      * mean squared errors instead ({@code mse_mean}, {@code mse_std}, {@code mses}) and, when the bench also ran
      * {@code target-only} on the same splits, each run's MSE divided by target-only's ({@code relative_mse}, with its
-     * mean and sd).
+     * mean and sd). On imbalanced evaluation rows ({@code Metrics.imbalanced}: the rarest class under a quarter of the
+     * most frequent, landmine) a classification result also carries each run's balanced accuracy, the mean per-class
+     * recall ({@code balanced_accuracies}, with its mean and sd).
      */
     @JsonPropertyOrder({"task", "source", "target", "method", "sweep", "runs", "accuracy_mean", "accuracy_std", "accuracies",
+        "balanced_accuracy_mean", "balanced_accuracy_std", "balanced_accuracies",
         "mse_mean", "mse_std", "mses", "relative_mse_mean", "relative_mse_std", "relative_mse", "privacy", "diagnostics", "warnings"})
-    @com.fasterxml.jackson.annotation.JsonIgnoreProperties(value = {"relative_mse_mean", "relative_mse_std"}, allowGetters = true)
+    @com.fasterxml.jackson.annotation.JsonIgnoreProperties(value = {"relative_mse_mean", "relative_mse_std", "balanced_accuracy_mean",
+        "balanced_accuracy_std"}, allowGetters = true)
     public record TaskResult(String task, String source, String target, String method, Map<String, String> sweep, int runs,
                              @com.fasterxml.jackson.annotation.JsonProperty("accuracy_mean")
                              @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
@@ -104,8 +108,20 @@ public record Report(String tool, String version, String command, String created
                              @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
                              List<Map<String, Object>> diagnostics,
                              @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
-                             List<String> warnings) {
-        /** A result without warnings (the canonical constructor's last component empty). */
+                             List<String> warnings,
+                             @com.fasterxml.jackson.annotation.JsonProperty("balanced_accuracies")
+                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                             List<Double> balancedAccuracies) {
+        /** A result without balanced accuracies (reported on imbalanced evaluation rows only). */
+        public TaskResult(String task, String source, String target, String method, Map<String, String> sweep, int runs,
+                          Double accuracyMean, Double accuracyStd, List<Double> accuracies, Map<String, PartySpend> privacy,
+                          Double mseMean, Double mseStd, List<Double> mses, List<Double> relativeMse,
+                          List<Map<String, Object>> diagnostics, List<String> warnings) {
+            this(task, source, target, method, sweep, runs, accuracyMean, accuracyStd, accuracies, privacy, mseMean, mseStd, mses,
+                    relativeMse, diagnostics, warnings, null);
+        }
+
+        /** A result without warnings (the canonical constructor's last components empty). */
         public TaskResult(String task, String source, String target, String method, Map<String, String> sweep, int runs,
                           Double accuracyMean, Double accuracyStd, List<Double> accuracies, Map<String, PartySpend> privacy,
                           Double mseMean, Double mseStd, List<Double> mses, List<Double> relativeMse,
@@ -166,7 +182,7 @@ public record Report(String tool, String version, String command, String created
         /** This result with each run's MSE relative to target-only's on the same split. */
         public TaskResult withRelativeMse(List<Double> relative) {
             return new TaskResult(task, source, target, method, sweep, runs, accuracyMean, accuracyStd, accuracies, privacy,
-                    mseMean, mseStd, mses, relative == null ? null : List.copyOf(relative), diagnostics, warnings);
+                    mseMean, mseStd, mses, relative == null ? null : List.copyOf(relative), diagnostics, warnings, balancedAccuracies);
         }
 
         /**
@@ -175,13 +191,32 @@ public record Report(String tool, String version, String command, String created
          */
         public TaskResult withDiagnostics(List<Map<String, Object>> perRun) {
             return new TaskResult(task, source, target, method, sweep, runs, accuracyMean, accuracyStd, accuracies, privacy,
-                    mseMean, mseStd, mses, relativeMse, perRun == null ? null : List.copyOf(perRun), warnings);
+                    mseMean, mseStd, mses, relativeMse, perRun == null ? null : List.copyOf(perRun), warnings, balancedAccuracies);
         }
 
         /** This result with warnings about its predictions (e.g. one class for almost every row), read without labels. */
         public TaskResult withWarnings(List<String> list) {
             return new TaskResult(task, source, target, method, sweep, runs, accuracyMean, accuracyStd, accuracies, privacy,
-                    mseMean, mseStd, mses, relativeMse, diagnostics, list == null || list.isEmpty() ? null : List.copyOf(list));
+                    mseMean, mseStd, mses, relativeMse, diagnostics, list == null || list.isEmpty() ? null : List.copyOf(list),
+                    balancedAccuracies);
+        }
+
+        /** This result with each run's balanced accuracy (imbalanced evaluation rows); null for none. */
+        public TaskResult withBalancedAccuracies(List<Double> perRun) {
+            return new TaskResult(task, source, target, method, sweep, runs, accuracyMean, accuracyStd, accuracies, privacy,
+                    mseMean, mseStd, mses, relativeMse, diagnostics, warnings, perRun == null ? null : List.copyOf(perRun));
+        }
+
+        @com.fasterxml.jackson.annotation.JsonProperty("balanced_accuracy_mean")
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        public Double balancedAccuracyMean() {
+            return balancedAccuracies == null ? null : Stats.mean(balancedAccuracies);
+        }
+
+        @com.fasterxml.jackson.annotation.JsonProperty("balanced_accuracy_std")
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        public Double balancedAccuracyStd() {
+            return balancedAccuracies == null ? null : Stats.std(balancedAccuracies);
         }
     }
 
