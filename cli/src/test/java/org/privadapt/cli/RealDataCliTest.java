@@ -50,7 +50,7 @@ class RealDataCliTest {
         CliHarness.Result r = CliHarness.run("datasets", "--json");
         assertThat(r.code()).as(r.err()).isZero();
         JsonNode suites = Json.MAPPER.readTree(r.out()).get("suites");
-        assertThat(suites).hasSize(13); // the manifest's 11 data sets; south-german-credit read with two labels, iu-chest-xray
+        assertThat(suites).hasSize(18); // the manifest's 16 data sets; south-german-credit read with two labels, iu-chest-xray
                                         // also as paper 004's multi-label findings -> impression suite
         for (JsonNode s : suites) {
             if (!s.get("present").asBoolean()) {
