@@ -16,15 +16,41 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import org.apache.spark.sql.SparkSession;
 import org.privadapt.cli.Main;
 
-/** Small generated data written as CSV, and the comparison of two artifacts or ledgers written by the CLI. */
+/**
+ * The test JVM's one local[2] SparkSession (the engine finds it active and uses it: a session it made itself would be
+ * stopped after each command), small generated data written as CSV, and the comparison of two artifacts or ledgers
+ * written by the CLI.
+ */
 final class SparkCliSupport {
     /** What differs between two runs by design: the time of writing, and the checksums and hashes that cover it. */
     static final Set<String> VOLATILE = Set.of("created", "time", "checksum", "hash");
     static final double TOLERANCE = 1e-9;
 
     private SparkCliSupport() {
+    }
+
+    private static SparkSession session;
+
+    /**
+     * The session every Spark test class of this JVM shares: made on first use (starting one costs seconds), stopped when
+     * the JVM exits. No web UI, two shuffle partitions (the data are a few hundred rows); Spark's own logging is set to
+     * errors only by src/test/resources/log4j2.properties.
+     */
+    static synchronized SparkSession spark() {
+        if (session == null) {
+            session = SparkSession.builder().master("local[2]").appName("privadapt-spark-cli-tests")
+                    .config("spark.ui.enabled", "false")
+                    .config("spark.sql.shuffle.partitions", "2")
+                    .config("spark.driver.host", "127.0.0.1")
+                    .config("spark.driver.bindAddress", "127.0.0.1")
+                    .getOrCreate();
+            SparkSession s = session;
+            Runtime.getRuntime().addShutdownHook(new Thread(s::stop));
+        }
+        return session;
     }
 
     record Result(int code, String out, String err) {

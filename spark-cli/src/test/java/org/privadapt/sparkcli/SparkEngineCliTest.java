@@ -12,7 +12,6 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,12 +33,7 @@ class SparkEngineCliTest {
 
     @BeforeAll
     static void start() throws Exception {
-        spark = SparkSession.builder().master("local[2]").appName("privadapt-spark-cli-tests")
-                .config("spark.ui.enabled", "false")
-                .config("spark.sql.shuffle.partitions", "2")
-                .config("spark.driver.host", "127.0.0.1")
-                .config("spark.driver.bindAddress", "127.0.0.1")
-                .getOrCreate();
+        spark = SparkCliSupport.spark();
         csv = SparkCliSupport.writeCsv(dir.resolve("target.csv"), 360, D, 31);
         // Parquet written by Spark from the same CSV, features as doubles, in three files
         Dataset<Row> text = spark.read().option("header", "true").csv(csv.toString());
@@ -50,13 +44,6 @@ class SparkEngineCliTest {
         cols.add(functions.col("y"));
         parquet = dir.resolve("target.parquet");
         text.select(cols.toArray(new Column[0])).repartition(3).write().parquet(parquet.toString());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (spark != null) {
-            spark.stop();
-        }
     }
 
     private static List<String> release(String method, String data, Path out, Path ledger, List<String> extra, boolean onSpark) {
