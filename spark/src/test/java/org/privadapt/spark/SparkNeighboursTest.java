@@ -5,11 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.privadapt.spark.SparkTestSupport.assertRelativelyClose;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.Supplier;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.privadapt.math.DenseMatrix;
 import org.privadapt.math.LinAlg;
@@ -52,6 +56,10 @@ import org.privadapt.privacy.noise.NoiseSource;
  * above a stated share where it is not), and for the last three the Spark values on every pair equal the in-process
  * ones to 1e-9 relative. DPOT's per-row map and DP-SGD's sampled sums are in {@code SparkDpotTest} and
  * {@code SparkDpSgdTest}.
+ *
+ * <p>Most pairs of a list share their D (the base dataset; D' is the one changed): Spark's value on a dataset is
+ * computed once per test and reused for every pair holding it ({@link #once}), so each check still compares D and D'
+ * pair by pair at half the Spark jobs.
  */
 class SparkNeighboursTest {
     static final int D = 6;
@@ -61,6 +69,29 @@ class SparkNeighboursTest {
     @BeforeAll
     static void start() {
         spark = SparkTestSupport.spark();
+    }
+
+    /** Spark's answers per dataset (by identity) and per question, for {@link #once}; emptied before each test. */
+    private static final Map<Neighbours.Labelled, Map<String, Object>> ANSWERS = new IdentityHashMap<>();
+
+    @BeforeEach
+    void forget() {
+        ANSWERS.clear();
+    }
+
+    /**
+     * {@code spark}'s answer to {@code question} on the dataset {@code l}, computed the first time it is asked in a test:
+     * the question must name everything the answer depends on besides the rows (bounds, partition, input mixture).
+     */
+    @SuppressWarnings("unchecked")
+    static <T> T once(Neighbours.Labelled l, String question, Supplier<T> spark) {
+        Map<String, Object> known = ANSWERS.computeIfAbsent(l, k -> new HashMap<>());
+        Object v = known.get(question);
+        if (v == null) {
+            v = spark.get();
+            known.put(question, v);
+        }
+        return (T) v;
     }
 
     static List<String> names() {
@@ -93,14 +124,14 @@ class SparkNeighboursTest {
             double worstSum = 0;
             for (Neighbours.Pair p : pairs(rel, base, 2 * r, 52)) {
                 String what = rel + " " + p;
-                ClassStatistics a = SparkClassStatistics.ldaExact(table(p.d()), names(), r);
-                ClassStatistics b = SparkClassStatistics.ldaExact(table(p.dPrime()), names(), r);
+                ClassStatistics a = once(p.d(), "lda " + r, () -> SparkClassStatistics.ldaExact(table(p.d()), names(), r));
+                ClassStatistics b = once(p.dPrime(), "lda " + r, () -> SparkClassStatistics.ldaExact(table(p.dPrime()), names(), r));
                 ReleaseComparison.assertWithin(ReleaseComparison.l2(a.counts(), b.counts()), lda.count(), 1e-9, what + ": lda counts");
                 ReleaseComparison.assertWithin(ReleaseComparison.l2(a.sums().data(), b.sums().data()), lda.sum(), 1e-9, what + ": lda sums");
                 ReleaseComparison.assertWithin(a.moment().minus(b.moment()).frobeniusNorm(), lda.moment(), 1e-9, what + ": lda moment");
                 worstSum = Math.max(worstSum, ReleaseComparison.l2(a.sums().data(), b.sums().data()) / lda.sum());
-                ClassStatistics na = SparkClassStatistics.ncmExact(table(p.d()), names());
-                ClassStatistics nb = SparkClassStatistics.ncmExact(table(p.dPrime()), names());
+                ClassStatistics na = once(p.d(), "ncm", () -> SparkClassStatistics.ncmExact(table(p.d()), names()));
+                ClassStatistics nb = once(p.dPrime(), "ncm", () -> SparkClassStatistics.ncmExact(table(p.dPrime()), names()));
                 ReleaseComparison.assertWithin(ReleaseComparison.l2(na.sums().data(), nb.sums().data()), ncm.sum(), 1e-9, what + ": ncm sums");
             }
             // the adversarial pairs reach the sums' bound (rows at the clip bound): the test can see a bound too small
@@ -119,17 +150,20 @@ class SparkNeighboursTest {
         for (NeighbouringRelation rel : NeighbouringRelation.values()) {
             for (Neighbours.Pair p : pairs(rel, base, r, 54)) {
                 String what = rel + " " + p;
-                var ma = SparkPrima.checkedMomentSource(table(p.d()), cfg, 7);
-                var mb = SparkPrima.checkedMomentSource(table(p.dPrime()), cfg, 7);
+                Prima.MomentSource ma = once(p.d(), "target moments", () -> SparkPrima.checkedMomentSource(table(p.d()), cfg, 7));
+                Prima.MomentSource mb = once(p.dPrime(), "target moments", () -> SparkPrima.checkedMomentSource(table(p.dPrime()), cfg, 7));
                 double[] full = {r};
-                ReleaseComparison.assertWithin(ReleaseComparison.l2(SparkPrimaTest.released(ma.moments(Partition.single(d), full), c),
-                        SparkPrimaTest.released(mb.moments(Partition.single(d), full), c)), SecondMomentRelease.sensitivity(rel, 1, r, r, c), 1e-9,
-                        what + ": stage 1");
-                for (Partition part : partitions) {
+                ReleaseComparison.assertWithin(ReleaseComparison.l2(
+                        once(p.d(), "stage 1", () -> SparkPrimaTest.released(ma.moments(Partition.single(d), full), c)),
+                        once(p.dPrime(), "stage 1", () -> SparkPrimaTest.released(mb.moments(Partition.single(d), full), c))),
+                        SecondMomentRelease.sensitivity(rel, 1, r, r, c), 1e-9, what + ": stage 1");
+                for (int i = 0; i < partitions.size(); i++) {
+                    Partition part = partitions.get(i);
                     double[] bounds = cfg.blockBounds(part);
-                    ReleaseComparison.assertWithin(ReleaseComparison.l2(SparkPrimaTest.released(ma.moments(part, bounds), c),
-                            SparkPrimaTest.released(mb.moments(part, bounds), c)), SecondMomentRelease.sensitivity(rel, bounds, r, c), 1e-9,
-                            what + ": " + part.size() + " blocks");
+                    ReleaseComparison.assertWithin(ReleaseComparison.l2(
+                            once(p.d(), "partition " + i, () -> SparkPrimaTest.released(ma.moments(part, bounds), c)),
+                            once(p.dPrime(), "partition " + i, () -> SparkPrimaTest.released(mb.moments(part, bounds), c))),
+                            SecondMomentRelease.sensitivity(rel, bounds, r, c), 1e-9, what + ": " + part.size() + " blocks");
                 }
             }
         }
@@ -144,8 +178,9 @@ class SparkNeighboursTest {
             double bound = Sensitivities.clippedSum(rel, clip);
             double worst = 0;
             for (Neighbours.Pair p : pairs(rel, base, 3.0, 56)) {
-                double[] a = flat(SparkDpGd.batchSums(table(p.d()), names(), clip).sum(net, all(p.d().n()), 0));
-                double[] b = flat(SparkDpGd.batchSums(table(p.dPrime()), names(), clip).sum(net, all(p.dPrime().n()), 0));
+                double[] a = once(p.d(), "dp-gd sum", () -> flat(SparkDpGd.batchSums(table(p.d()), names(), clip).sum(net, all(p.d().n()), 0)));
+                double[] b = once(p.dPrime(), "dp-gd sum", () -> flat(SparkDpGd.batchSums(table(p.dPrime()), names(), clip)
+                        .sum(net, all(p.dPrime().n()), 0)));
                 double diff = ReleaseComparison.l2(a, b);
                 ReleaseComparison.assertWithin(diff, bound, 1e-9, rel + " " + p);
                 worst = Math.max(worst, diff / bound);
@@ -216,8 +251,8 @@ class SparkNeighboursTest {
         double worstDiscrepancy = 0;
         for (Neighbours.Pair p : Neighbours.replaceOne(base, r, 60)) {
             String what = "replace-one " + p;
-            SparkTable ta = regressionTable(p.d());
-            SparkTable tb = regressionTable(p.dPrime());
+            SparkTable ta = once(p.d(), "regression table", () -> regressionTable(p.d()));
+            SparkTable tb = once(p.dPrime(), "regression table", () -> regressionTable(p.dPrime()));
             double[] ya = PCnvxAdap.clipTargets(regressionTargets(p.d()));
             double[] yb = PCnvxAdap.clipTargets(regressionTargets(p.dPrime()));
             // (row bound, radius): at each, the point the in-process sums say moves the pair most (of +-Lambda e1, along
@@ -243,8 +278,8 @@ class SparkNeighboursTest {
             int n = p.d().n();
             DenseMatrix xa = PCnvxAdap.clipRows(p.d().matrix(), 1.0);
             DenseMatrix xb = PCnvxAdap.clipRows(p.dPrime().matrix(), 1.0);
-            StatisticsPCnvxAdap.TargetSource sa = SparkBassily.targetSource(ta, n);
-            StatisticsPCnvxAdap.TargetSource sb = SparkBassily.targetSource(tb, n);
+            StatisticsPCnvxAdap.TargetSource sa = once(p.d(), "target source", () -> SparkBassily.targetSource(ta, n));
+            StatisticsPCnvxAdap.TargetSource sb = once(p.dPrime(), "target source", () -> SparkBassily.targetSource(tb, n));
             double[] qa = sa.statistics();
             double[] qb = sb.statistics();
             assertRelativelyClose(qa, StatisticsPCnvxAdap.statistics(xa, ya), 1e-9, what + ": statistics on D, Spark vs in-process");
@@ -351,15 +386,16 @@ class SparkNeighboursTest {
             inputs.add(randomMixture(type, 3, d, rnd));
             double[] worst = new double[3];
             for (Neighbours.Pair p : Neighbours.addRemove(base, r, 64)) {
-                SparkTable ta = table(p.d());
-                SparkTable tb = table(p.dPrime());
+                SparkTable ta = once(p.d(), "table", () -> table(p.d()));
+                SparkTable tb = once(p.dPrime(), "table", () -> table(p.dPrime()));
                 DenseMatrix za = DpGaussianMixtureEm.clipRows(p.d().matrix(), r);
                 DenseMatrix zb = DpGaussianMixtureEm.clipRows(p.dPrime().matrix(), r);
                 for (int t = 0; t < inputs.size(); t++) {
                     GaussianMixture m = inputs.get(t);
                     String what = "add/remove " + p + ", " + type + ", input " + (m == null ? "none (initial release)" : t);
-                    SufficientStatistics a = SparkDpEm.exact(ta, r, m, type);
-                    SufficientStatistics b = SparkDpEm.exact(tb, r, m, type);
+                    String question = "dp-em " + type + " input " + t;
+                    SufficientStatistics a = once(p.d(), question, () -> SparkDpEm.exact(ta, r, m, type));
+                    SufficientStatistics b = once(p.dPrime(), question, () -> SparkDpEm.exact(tb, r, m, type));
                     sameStatistics(a, m == null ? DpGaussianMixtureEm.initialStatistics(za, type) : DpGaussianMixtureEm.statistics(za, m),
                             what + " on D, Spark vs in-process");
                     sameStatistics(b, m == null ? DpGaussianMixtureEm.initialStatistics(zb, type) : DpGaussianMixtureEm.statistics(zb, m),
@@ -418,13 +454,14 @@ class SparkNeighboursTest {
             for (NeighbouringRelation rel : NeighbouringRelation.values()) {
                 double worst = 0;
                 for (Neighbours.Pair p : pairs(rel, base, r, 66)) {
-                    SparkTable ta = table(p.d());
-                    SparkTable tb = table(p.dPrime());
-                    for (Partition part : e.getValue()) {
+                    SparkTable ta = once(p.d(), "table", () -> table(p.d()));
+                    SparkTable tb = once(p.dPrime(), "table", () -> table(p.dPrime()));
+                    for (int i = 0; i < e.getValue().size(); i++) {
+                        Partition part = e.getValue().get(i);
                         String what = cfg.adaptation() + " R = " + r + ", " + rel + " " + p + ", " + part.size() + " blocks";
                         double[] bounds = cfg.blockBounds(part);
-                        SecondMomentRelease.ExactMoments a = SparkPrimaSource.exact(ta, cfg, part);
-                        SecondMomentRelease.ExactMoments b = SparkPrimaSource.exact(tb, cfg, part);
+                        SecondMomentRelease.ExactMoments a = once(p.d(), "source moments " + i, () -> SparkPrimaSource.exact(ta, cfg, part));
+                        SecondMomentRelease.ExactMoments b = once(p.dPrime(), "source moments " + i, () -> SparkPrimaSource.exact(tb, cfg, part));
                         SparkPrimaTest.assertExactSame(a, Prima.sourceExact(Prima.clipRows(p.d().matrix(), cfg, part), part),
                                 what + " on D, Spark vs in-process");
                         SparkPrimaTest.assertExactSame(b, Prima.sourceExact(Prima.clipRows(p.dPrime().matrix(), cfg, part), part),
