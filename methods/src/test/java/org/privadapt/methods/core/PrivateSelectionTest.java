@@ -34,9 +34,9 @@ class PrivateSelectionTest {
         Dataset s = data(600, "size", "classes", "schema");
         for (String strategy : List.of("all", "repeat")) {
             PrivacyContext p = PrivacyContext.seeded(4.0, 1e-5, 11);
-            // a DP-SGD candidate (whose planning is the slow part) in one strategy
+            // a DP-SGD candidate (whose planning is the slow part: 9 s at one epoch, 13 s at three) in one strategy
             String cands = strategy.equals("all") ? "ncm,dp-sgd" : "ncm,lda";
-            AdaptationOutcome o = run(s, select(cands).withParam("selection", strategy).withParam("epochs", "3"), p);
+            AdaptationOutcome o = run(s, select(cands).withParam("selection", strategy).withParam("epochs", "1"), p);
             var spent = o.privacy().get("source");
             assertThat(spent.epsilon()).as(strategy).isLessThanOrEqualTo(4.0).isGreaterThan(3.9);
             assertThat(o.accuracy()).as(strategy).isGreaterThan(0.5); // 3 populated classes, well separated: chance 1/3
@@ -77,11 +77,16 @@ class PrivateSelectionTest {
                 .isEqualTo(PrivateSelection.Strategy.ALL);
     }
 
-    /** A candidate that cannot learn (DP-SGD with learning rate 0) against ncm: selection keeps ncm. */
+    /**
+     * A candidate that cannot learn (full-batch DP gradient descent with learning rate 0) against ncm: selection keeps
+     * ncm (60 seeds out of 60 in a trial run, so at least 9 of these 10 is no close call). DP-GD, not DP-SGD: the same
+     * trainer without subsampling, whose plan is a plain Gaussian composition (1 s, where DP-SGD's subsampled one takes
+     * 11 s; a DP-SGD candidate is planned and run in {@link #chargesOneEventWithinTheBudgetAndReportsTheChoice}).
+     */
     @Test
     void choosesTheCandidateThatClassifies() throws Exception {
         Dataset s = data(800, "size", "classes", "schema");
-        MethodConfig c = select("dp-sgd:lr=0,ncm").withParam("epochs", "1");
+        MethodConfig c = select("dp-gd:lr=0,ncm").withParam("epochs", "1");
         PrivateSelection.Plan p = PrivateSelection.plan(c, s.size(), 6, 4, 8.0, 1e-5, NeighbouringRelation.ADD_OR_REMOVE_ONE);
         int ncm = 0;
         for (long seed = 1; seed <= 10; seed++) {
