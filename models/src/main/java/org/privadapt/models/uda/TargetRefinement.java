@@ -91,7 +91,7 @@ public final class TargetRefinement {
         if (model.layers() != 1) {
             throw new IllegalArgumentException("centring re-estimates a linear model's bias; this model has hidden layers");
         }
-        double[] mean = target.toDense().columnMeans();
+        double[] mean = CentredRows.columnMeans(target); // X^T 1 / n: a sparse target is not densified
         DenseMatrix w = model.weights(0);
         int k = w.cols();
         double[] b = new double[k];
