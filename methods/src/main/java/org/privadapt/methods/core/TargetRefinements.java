@@ -12,8 +12,9 @@ import org.privadapt.models.uda.RefinementCriteria;
 import org.privadapt.models.uda.TargetRefinement;
 
 /**
- * {@code --param refine=auto|none|centre|centroids|self-training|im|im-centroids}: the target adapts the model it received on
- * its own unlabelled rows ({@link TargetRefinement}). The source's guarantee is unchanged (post-processing of its
+ * {@code --param refine=auto|none|centre|centroids|self-training|im|im-centroids|prior-em|map-prototypes|lame}: the target
+ * adapts the model it received on its own unlabelled rows ({@link TargetRefinement}; the last three, anchored to the
+ * received model, in {@link AnchoredRefinements}). The source's guarantee is unchanged (post-processing of its
  * release); the target reads its own rows and releases nothing further: the refined model and its predictions stay
  * with the target, so the target's statement is unchanged too (docs/privacy/private-learners.md).
  *
@@ -30,7 +31,20 @@ public final class TargetRefinements {
     private TargetRefinements() {
     }
 
-    public static final Set<String> PARAMETERS = Set.of("refine", "refine-iterations", "refine-centre");
+    public static final Set<String> PARAMETERS = parameters();
+
+    private static Set<String> parameters() {
+        java.util.Set<String> p = new java.util.LinkedHashSet<>(List.of("refine", "refine-iterations", "refine-centre"));
+        p.addAll(AnchoredRefinements.PARAMETERS);
+        return Set.copyOf(p);
+    }
+
+    /**
+     * The refinements anchored to the received model (issue 44 item 3; {@link AnchoredRefinements},
+     * docs/privacy/target-refinements.md): selectable by name, not among {@link #MODES}, so refine=auto's candidates
+     * and rule are unchanged.
+     */
+    public static final List<String> ANCHORED_MODES = AnchoredRefinements.MODES;
 
     /** The modes, in the order auto tries them and breaks ties. */
     public static final List<String> MODES = List.of("none", "centre", "centroids", "im-centroids", "im", "self-training");
@@ -74,9 +88,11 @@ public final class TargetRefinements {
      */
     public static String mode(MethodConfig c) {
         String m = c.params().getOrDefault("refine", "none");
-        if (!"auto".equals(m) && !MODES.contains(m)) {
-            throw new IllegalArgumentException("unknown refine '" + m + "' (auto, none, centre, centroids, self-training, im, im-centroids)");
+        if (!"auto".equals(m) && !MODES.contains(m) && !ANCHORED_MODES.contains(m)) {
+            throw new IllegalArgumentException("unknown refine '" + m + "' (auto, none, centre, centroids, self-training, im, "
+                    + "im-centroids, prior-em, map-prototypes, lame)");
         }
+        AnchoredRefinements.check(c, 0);
         String centre = c.params().getOrDefault("refine-centre", "true");
         if (!centre.equals("true") && !centre.equals("false")) {
             throw new IllegalArgumentException("refine-centre must be true or false, got '" + centre + "'");
@@ -99,6 +115,9 @@ public final class TargetRefinements {
      */
     public static Refined refine(MethodConfig c, Classifier model, FeatureMatrix targetRows) {
         String m = mode(c);
+        if (ANCHORED_MODES.contains(m)) {
+            return AnchoredRefinements.refine(c, m, model, targetRows);
+        }
         if (!"auto".equals(m)) {
             return new Refined(applyMode(c, m, model, targetRows), describe(c));
         }
@@ -174,6 +193,9 @@ public final class TargetRefinements {
     public static Refined refinePredictions(MethodConfig c, int[] predicted, java.util.List<String> classes,
                                             FeatureMatrix targetRows) {
         String m = mode(c);
+        if (ANCHORED_MODES.contains(m)) {
+            return AnchoredRefinements.refinePredictions(c, m, predicted, classes, targetRows);
+        }
         if (!"auto".equals(m)) {
             return new Refined(predictionsMode(c, m, predicted, classes, targetRows), describe(c));
         }
