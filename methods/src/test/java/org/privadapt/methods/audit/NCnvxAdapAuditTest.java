@@ -20,10 +20,11 @@ class NCnvxAdapAuditTest {
     @Test
     void pncnvxadapStaysBelowItsChargedEpsilon() {
         ReleaseAudit.Result r = ReleaseAudit.run("pncnvxadap", REPLACE, ReleaseAudit.release("pncnvxadap").prepare(2.0, 1e-5, REPLACE, 1.0),
-                1e-5, 200_000, 0.05, NoiseSource.seeded(47));
+                1e-5, 100_000, 0.05, NoiseSource.seeded(47));
         // one Gaussian calibrated analytically at exactly the requested epsilon
         assertThat(r.claimedEpsilon()).isCloseTo(2.0, within(1e-6));
-        // 100,000 counted outputs: 46 % of the claim with this seed (the measured audit runs 20 times more)
+        // 50,000 counted outputs: 55 % of the claim with this seed, 46 % with twice the trials (the measured audit runs 40
+        // times more)
         assertThat(r.lowerBound()).isLessThanOrEqualTo(r.claimedEpsilon()).isGreaterThan(0.3 * r.claimedEpsilon());
     }
 
