@@ -35,6 +35,12 @@ class EngineJarIT {
     private Proc java(List<String> args) throws Exception {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        // the test JVMs' speed flags (pom property test.jvm.speed: C1 only, the serial collector) for these short runs
+        // too: the Spark run takes about half as long
+        String speed = System.getProperty("privadapt.subprocessJvmArgs", "").trim();
+        if (!speed.isEmpty()) {
+            cmd.addAll(Arrays.asList(speed.split("\\s+")));
+        }
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
         pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
