@@ -49,7 +49,7 @@ public final class ReleaseAudit {
     }
 
     /** The releases {@code privadapt audit} knows, in the order it lists them. */
-    public static final List<AuditedRelease> ALL = List.of(ClassStatisticsAudits.NCM, ClassStatisticsAudits.LDA, PrimaAudits.TARGET,
+    public static final List<AuditedRelease> ALL = List.of(ClassStatisticsAudits.NCM, ClassStatisticsAudits.LDA, AdaSspAudit.ADASSP, PrimaAudits.TARGET,
             DpotAudits.RECORD, DpotAudits.ATTRIBUTE, PerturbationAudits.OUTPUT, PerturbationAudits.OBJECTIVE, SelectionAudits.SELECT,
             DpSgdAudit.DP_SGD, DpSgdAudit.DP_GD, DpSgdAudit.DP_SGD_SPARSE, DpdaAudit.DPDA_SPARSE, DpdaAudit.GDPDA_SPARSE, PateAudits.GNMAX, DpEmAudits.DP_EM, BassilyAudits.DESCENT, BassilyAudits.STATISTICS,
             BassilyAudits.PCNVXADAP, NCnvxAdapAudits.PNCNVXADAP);

@@ -28,6 +28,7 @@ final class LearnerSettings {
                     throw new IllegalArgumentException("lda-shrinkage must be in [0, 1], got " + alpha);
                 }
             }
+            case ADASSP -> AdaSspReleases.check(cfg);
             case OUTPUT_PERTURBATION -> new OutputPerturbation.Config(cfg.param("learner-lambda", Double.NaN), r, 1e-4, 1);
             case OBJECTIVE_PERTURBATION -> {
                 double lambda = cfg.param("learner-lambda", Double.MIN_NORMAL);
@@ -71,6 +72,7 @@ final class LearnerSettings {
                     out = out.withParam("learner-lambda", Double.toString(defaultLambda(r)));
                 }
             }
+            case ADASSP -> out = AdaSspReleases.withDefaults(out);
             case OBJECTIVE_PERTURBATION -> {
                 if (!c.params().containsKey("learner-lambda")) {
                     double r = out.param("learner-row-bound", 1.0);

@@ -28,6 +28,9 @@ import org.privadapt.privacy.noise.NoiseSource;
  *       replace-one), nearest class mean by direction;</li>
  *   <li>{@code lda}: per-class sums and counts and one shared second moment of rows clipped to R, linear discriminant
  *       analysis with shrinkage;</li>
+ *   <li>{@code adassp}: one release of ridge regression's sufficient statistics on one-hot labels (second and cross
+ *       moments of rows projected by a public random projection, clipped to R and augmented with 1) and of the
+ *       moment's smallest eigenvalue, from which the ridge is set (AdaSSP, Wang 2018; {@link AdaSspReleases});</li>
  *   <li>{@code output-perturbation}: L2-regularised multinomial logistic regression solved to a checked gradient
  *       tolerance, Gaussian noise on its parameters;</li>
  *   <li>{@code objective-perturbation}: the same model with Gaussian noise in the objective's linear term
@@ -49,7 +52,8 @@ public final class PrivateLearners {
 
     /** The {@code --param} names this facade reads (beside {@link MethodParameters#DP_SGD}). */
     public static final Set<String> PARAMETERS = Set.of("learner", "learner-row-bound", "learner-lambda", "lda-shrinkage", "lda-count-share",
-            "lda-moment-share");
+            "lda-moment-share", "adassp-sums-share", "adassp-eigen-share", "adassp-dim", "adassp-seed", "adassp-rows",
+            "adassp-lambda-scale", "adassp-model");
 
     /** Every parameter a method with a private final learner reads. */
     public static final Set<String> ALL = MethodParameters.union(MethodParameters.DP_SGD, PARAMETERS);
@@ -57,7 +61,7 @@ public final class PrivateLearners {
     /** The learners. */
     public enum Kind {
         DP_SGD("dp-sgd"), DP_GD("dp-gd"), NCM("ncm"), LDA("lda"), OUTPUT_PERTURBATION("output-perturbation"),
-        OBJECTIVE_PERTURBATION("objective-perturbation");
+        OBJECTIVE_PERTURBATION("objective-perturbation"), ADASSP("adassp");
 
         private final String label;
 
@@ -87,7 +91,7 @@ public final class PrivateLearners {
             }
             throw new IllegalArgumentException("select".equals(s)
                     ? "learner=select (private selection) is offered by dp-source-only and source train only"
-                    : "unknown learner '" + s + "' (auto, select, dp-sgd, dp-gd, ncm, lda, output-perturbation, objective-perturbation)");
+                    : "unknown learner '" + s + "' (auto, select, dp-sgd, dp-gd, ncm, lda, output-perturbation, objective-perturbation, adassp)");
         }
     }
 
@@ -212,6 +216,7 @@ public final class PrivateLearners {
                     m.put("row_bound", config.param("learner-row-bound", Double.NaN));
                     m.put("lambda", config.param("learner-lambda", Double.NaN));
                 }
+                case ADASSP -> m.putAll(AdaSspReleases.describe(this));
                 default -> {
                 }
             }
@@ -314,6 +319,43 @@ public final class PrivateLearners {
         return StatisticsReleases.ldaNoise(p, exact, rnd);
     }
 
+    /**
+     * The adassp learner's DP release: the second moment and the cross moment with the one-hot labels of the rows
+     * projected to p = min(d, {@code adassp-dim}) dimensions by a public seeded projection, bounded by R and augmented
+     * with 1, and the moment's smallest eigenvalue, three Gaussian blocks composing into one of multiplier s. The
+     * model ({@link #adasspModel}) is its post-processing; the empirical audit attacks this release.
+     */
+    public static org.privadapt.models.dp.AdaSsp adasspRelease(Plan p, FeatureMatrix x, int[] y, int k,
+                                                                org.privadapt.models.dp.NoiseAndSampling rnd) {
+        return AdaSspReleases.release(p, x, y, k, rnd);
+    }
+
+    /** The adassp release's exact statistics, no noise (the rows as {@link #adasspRelease} bounds them). */
+    public static org.privadapt.models.dp.AdaSsp adasspExact(Plan p, FeatureMatrix x, int[] y, int k) {
+        return AdaSspReleases.exact(p, x, y, k);
+    }
+
+    /** The adassp release's noise step on its exact statistics. */
+    public static org.privadapt.models.dp.AdaSsp adasspNoise(Plan p, org.privadapt.models.dp.AdaSsp exact,
+                                                              org.privadapt.models.dp.NoiseAndSampling rnd) {
+        return AdaSspReleases.noise(p, exact, rnd);
+    }
+
+    /** The ridge an adassp release sets from its noisy eigenvalue and public settings (post-processing). */
+    public static double adasspLambda(Plan p, org.privadapt.models.dp.AdaSsp noisy) {
+        return AdaSspReleases.lambda(p, noisy);
+    }
+
+    /** The row bound R the adassp release bounds its projected rows by (public, from the plan's settings). */
+    public static double adasspRowBound(Plan p) {
+        return AdaSspReleases.rowBound(p);
+    }
+
+    /** The adassp model of a release for input dimension d: the ridge solution mapped back through the projection. */
+    public static Network adasspModel(Plan p, org.privadapt.models.dp.AdaSsp noisy, int d, List<String> classes) {
+        return AdaSspReleases.model(p, noisy, d, classes);
+    }
+
     /** Fits the planned learner (its event must already be charged); noise from {@code noise}. */
     public static Network train(Plan p, FeatureMatrix x, int[] y, List<String> classes, NoiseSource noise) {
         SessionRandomness rnd = new SessionRandomness(noise);
@@ -327,6 +369,9 @@ public final class PrivateLearners {
             }
             case LDA -> {
                 return ldaRelease(p, x, y, classes.size(), rnd).lda(classes, c.param("lda-shrinkage", 0.5), 1.0);
+            }
+            case ADASSP -> {
+                return adasspModel(p, adasspRelease(p, x, y, classes.size(), rnd), x.cols(), classes);
             }
             case OBJECTIVE_PERTURBATION -> {
                 return ObjectivePerturbation.fit(x, y, classes, p.objective().parameters(), rnd);

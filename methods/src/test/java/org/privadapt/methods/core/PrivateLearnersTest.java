@@ -53,7 +53,7 @@ class PrivateLearnersTest {
             assertThat(PrivateLearners.Kind.parse(k.label())).isEqualTo(k);
         }
         assertThat(ALL.stream().map(PrivateLearners.Kind::label)).containsExactly("dp-sgd", "dp-gd", "ncm", "lda", "output-perturbation",
-                "objective-perturbation");
+                "objective-perturbation", "adassp");
         for (String bad : new String[] {"auto", "NCM", "dp_sgd", "", "op"}) {
             assertThatThrownBy(() -> PrivateLearners.Kind.parse(bad)).as("'%s'", bad).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("unknown learner '" + bad + "'").hasMessageContaining("output-perturbation");
@@ -152,7 +152,7 @@ class PrivateLearnersTest {
                 }
             }
         }
-        assertThat(report).hasSize(6 * 2 * (2 * 2 * 2 + 1));
+        assertThat(report).hasSize(ALL.size() * 2 * (2 * 2 * 2 + 1));
     }
 
     @Test
