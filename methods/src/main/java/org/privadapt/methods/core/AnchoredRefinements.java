@@ -30,7 +30,9 @@ import org.privadapt.models.uda.TargetRefinement;
  * {@link ReceivedPosteriors}); {@code refine-source-counts=n1,n2,...} (the source's public per-class counts: the
  * source prior of prior-em and the relevance of map-prototypes; absent, the prior is uniform); {@code refine-relevance}
  * (r of map-prototypes, overriding the counts; a number or {@code inf}; default the target's rows per class, n_t / K);
- * {@code refine-iterations} (map-prototypes' updates, default 10); {@code refine-neighbours} (LAME's k, default 5).
+ * {@code refine-iterations} (map-prototypes' updates, default 1); {@code refine-neighbours} (LAME's k, default 5);
+ * {@code refine-prior-weight} (prior-em: a Dirichlet prior at the source prior worth that many times n pseudo-rows,
+ * default 0, Saerens et al.'s EM).
  */
 final class AnchoredRefinements {
     private AnchoredRefinements() {
@@ -38,13 +40,18 @@ final class AnchoredRefinements {
 
     static final List<String> MODES = List.of("prior-em", "map-prototypes", "lame");
 
-    static final Set<String> PARAMETERS = Set.of("refine-logit-sd", "refine-source-counts", "refine-relevance", "refine-neighbours");
+    static final Set<String> PARAMETERS = Set.of("refine-logit-sd", "refine-source-counts", "refine-relevance", "refine-neighbours",
+            "refine-prior-weight");
 
     /** Checks this family's options (called by {@link TargetRefinements#mode}). */
     static void check(MethodConfig c, int classes) {
         double sd = c.param("refine-logit-sd", ReceivedPosteriors.DEFAULT_LOGIT_SD);
         if (!(sd > 0) || Double.isInfinite(sd)) {
             throw new IllegalArgumentException("refine-logit-sd must be a positive number, got " + sd);
+        }
+        double w = c.param("refine-prior-weight", 0.0);
+        if (!(w >= 0) || Double.isInfinite(w)) {
+            throw new IllegalArgumentException("refine-prior-weight must be a finite number >= 0, got " + w);
         }
         if (c.intParam("refine-neighbours", Lame.DEFAULT_NEIGHBOURS) < 0) {
             throw new IllegalArgumentException("refine-neighbours must be >= 0");
@@ -89,7 +96,9 @@ final class AnchoredRefinements {
         switch (m) {
             case "prior-em": {
                 double[] src = sourcePrior(c, k);
-                PriorEm.Result r = PriorEm.estimate(prob.predictProba(rows), src);
+                double weight = c.param("refine-prior-weight", 0.0);
+                PriorEm.Result r = PriorEm.estimate(prob.predictProba(rows), src, PriorEm.DEFAULT_FLOOR_SHARE / k,
+                        PriorEm.DEFAULT_MAX_ITERATIONS, PriorEm.DEFAULT_TOLERANCE, weight);
                 out = ReceivedPosteriors.shifted(prob, r.logRatio());
                 d.put("source_prior", rounded(src));
                 d.put("source_prior_from", c.params().containsKey("refine-source-counts") ? "refine-source-counts (public)" : "uniform");
@@ -97,6 +106,9 @@ final class AnchoredRefinements {
                 d.put("em_iterations", r.iterations());
                 d.put("em_converged", r.converged());
                 d.put("prior_floor", PriorEm.DEFAULT_FLOOR_SHARE / k);
+                if (weight > 0) {
+                    d.put("prior_weight", weight + " x n pseudo-rows at the source prior (Dirichlet MAP-EM)");
+                }
                 break;
             }
             case "map-prototypes": {

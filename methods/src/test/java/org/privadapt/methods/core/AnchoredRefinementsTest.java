@@ -82,7 +82,7 @@ class AnchoredRefinementsTest {
                 assertThat(String.valueOf(d.get("probabilities"))).startsWith(model == ncm ? "softmax of the prototype" : "the model's own");
             }
         }
-        assertThat(TargetRefinements.PARAMETERS).contains("refine-logit-sd", "refine-relevance", "refine-source-counts",
+        assertThat(TargetRefinements.PARAMETERS).contains("refine-prior-weight", "refine-logit-sd", "refine-relevance", "refine-source-counts",
                 "refine-neighbours", "refine-iterations", "refine-centre");
     }
 
@@ -96,6 +96,8 @@ class AnchoredRefinementsTest {
                 .hasMessageContaining("refine-neighbours");
         assertThatThrownBy(() -> TargetRefinements.mode(config("prior-em", "refine-source-counts", "10,x")))
                 .hasMessageContaining("refine-source-counts");
+        assertThatThrownBy(() -> TargetRefinements.mode(config("prior-em", "refine-prior-weight", "-1")))
+                .hasMessageContaining("refine-prior-weight");
         int[] y = new int[60];
         DenseMatrix x = rows(20, 4, 3, y);
         assertThatThrownBy(() -> TargetRefinements.refine(config("prior-em", "refine-source-counts", "10,20"), prototypes(4, 4), x))

@@ -55,6 +55,19 @@ public final class PriorEm {
      * under {@code sourcePrior}.
      */
     public static Result estimate(DenseMatrix proba, double[] sourcePrior, double floor, int maxIterations, double tolerance) {
+        return estimate(proba, sourcePrior, floor, maxIterations, tolerance, 0.0);
+    }
+
+    /**
+     * MAP-EM with a Dirichlet prior on the target prior centred on the source prior, worth {@code weight * n}
+     * pseudo-rows: each step's estimate is {@code (sum_i q_ic + weight n s_c) / (n + weight n)} before the floor.
+     * Weight 0 is Saerens et al.'s EM; as the weight grows the estimate stays at the source prior.
+     */
+    public static Result estimate(DenseMatrix proba, double[] sourcePrior, double floor, int maxIterations, double tolerance,
+                                  double weight) {
+        if (!(weight >= 0) || Double.isInfinite(weight)) {
+            throw new IllegalArgumentException("prior weight must be a finite number >= 0, got " + weight);
+        }
         int n = proba.rows();
         int k = proba.cols();
         if (sourcePrior.length != k) {
@@ -93,6 +106,9 @@ public final class PriorEm {
                         next[c] += pi[c] / n;
                     }
                 }
+            }
+            for (int c = 0; c < k; c++) {
+                next[c] = (next[c] + weight * sourcePrior[c]) / (1 + weight);
             }
             next = floored(next, floor);
             double move = 0;

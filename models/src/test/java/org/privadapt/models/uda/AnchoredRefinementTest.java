@@ -75,6 +75,25 @@ class AnchoredRefinementTest {
     }
 
     @Test
+    void priorEmWeightPullsTowardsTheSourcePrior() {
+        double[] truth = {0.6, 0.3, 0.1};
+        Shift s = shift(truth, 20000, 1);
+        double[] u = PriorEm.uniform(3);
+        PriorEm.Result plain = PriorEm.estimate(s.proba(), u);
+        PriorEm.Result zero = PriorEm.estimate(s.proba(), u, 0.1 / 3, 100, 1e-6, 0.0);
+        assertThat(zero.prior()).isEqualTo(plain.prior());
+        // weight 1: the source prior counts as n rows, so the fixed point is about halfway (within 0.03)
+        PriorEm.Result half = PriorEm.estimate(s.proba(), u, 0.1 / 3, 100, 1e-6, 1.0);
+        for (int c = 0; c < 3; c++) {
+            assertThat(half.prior()[c]).isCloseTo((truth[c] + 1 / 3.0) / 2, within(0.03));
+        }
+        PriorEm.Result heavy = PriorEm.estimate(s.proba(), u, 0.1 / 3, 100, 1e-6, 1e6);
+        for (int c = 0; c < 3; c++) {
+            assertThat(heavy.prior()[c]).isCloseTo(1 / 3.0, within(1e-5));
+        }
+    }
+
+    @Test
     void priorEmFloorKeepsEveryClass() {
         // every row certain of class 0: unguarded EM would run the other priors to 0
         DenseMatrix p = DenseMatrix.zeros(100, 3);
