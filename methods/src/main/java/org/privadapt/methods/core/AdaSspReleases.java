@@ -22,13 +22,13 @@ final class AdaSspReleases {
     private AdaSspReleases() {
     }
 
-    static final double DEFAULT_SUMS_SHARE = 0.7;
+    static final double DEFAULT_SUMS_SHARE = 0.85;
     static final double DEFAULT_EIGEN_SHARE = 0.05;
-    static final int DEFAULT_DIM = 256;
+    static final int DEFAULT_DIM = 1024;
     static final long DEFAULT_SEED = 44L;
-    static final String DEFAULT_MODEL = "ridge";
+    static final String DEFAULT_MODEL = "cosine";
     static final String DEFAULT_ROWS = "clip";
-    static final double DEFAULT_LAMBDA_SCALE = 1.0;
+    static final double DEFAULT_LAMBDA_SCALE = 3.0;
 
     /** The configuration with every adassp setting it does not give set to its default (public constants). */
     static MethodConfig withDefaults(MethodConfig c) {
