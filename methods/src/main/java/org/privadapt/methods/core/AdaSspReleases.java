@@ -161,7 +161,7 @@ final class AdaSspReleases {
         m.put("projection", "public Gaussian N(0, 1/p), seed " + (long) c.param("adassp-seed", DEFAULT_SEED)
                 + ", identity when d <= adassp-dim");
         m.put("sums_share", sh[1]);
-        m.put("moment_share", sh[0]);
+        m.put("moment_share", Math.round(sh[0] * 1e12) / 1e12); // 1 - sums - eigen, without its rounding residue
         m.put("eigen_share", sh[2]);
         m.put("lambda_scale", lambdaScale(c));
         m.put("model", cosine(c) ? "cosine (class weights normalised, no bias)" : "ridge");
