@@ -18,13 +18,15 @@ import org.privadapt.models.uda.ReceivedPosteriors;
 import org.privadapt.models.uda.TargetRefinement;
 
 /**
- * The refinements anchored to the received model, which cannot move it to another structure of the target's rows
- * (issue 44 item 3; docs/privacy/target-refinements.md): {@code refine=prior-em} (class-prior EM, {@link PriorEm}),
- * {@code refine=map-prototypes} (relevance-MAP prototypes, {@link MapPrototypes}) and {@code refine=lame} (LAME's
- * output smoothing, {@link Lame}). Each reads the target's own rows and the model it received, and releases nothing.
- * Like centroids and im, for a linear model they start with target-mean centring ({@link TargetRefinement#centred}:
- * the bias re-estimated; cosines and neighbours computed on the centred rows, without densifying sparse rows,
- * {@link CentredRows}); {@code refine-centre=false} uses the model and rows as received. {@code refine=auto} does not consider them.
+ * The refinements anchored to the received model (issue 44 item 3; docs/privacy/target-refinements.md):
+ * {@code refine=prior-em} (class-prior EM, {@link PriorEm}: only re-weights the classes), {@code refine=map-prototypes}
+ * (relevance-MAP prototypes, {@link MapPrototypes}: the class directions move only as far as the target's rows
+ * outweigh a prior at the source's) and {@code refine=lame} (LAME's output smoothing, {@link Lame}: predictions change,
+ * the model does not). Each reads the target's own rows and the model it received, and releases nothing. Like
+ * centroids and im, for a linear model they start with target-mean centring ({@link TargetRefinement#centred}: the
+ * bias re-estimated; cosines and neighbours computed on the centred rows, without densifying sparse rows,
+ * {@link CentredRows}); {@code refine-centre=false} uses the model and rows as received. {@code refine=auto} does not
+ * consider them.
  *
  * <p>Options: {@code refine-logit-sd} (a prototype model's logit scale on the target, default 3:
  * {@link ReceivedPosteriors}); {@code refine-source-counts=n1,n2,...} (the source's public per-class counts: the

@@ -9,7 +9,7 @@ import org.privadapt.models.nn.Network;
 
 /**
  * Prototype refinement anchored to the source: relevance-MAP adaptation of the class means (Reynolds, Quatieri and
- * Dunn, "Speaker verification using adapted Gaussian mixture models", Digital Signal Processing 10, 2000, eq. 11-14,
+ * Dunn, "Speaker verification using adapted Gaussian mixture models", Digital Signal Processing 10, 2000,
  * means only). On the target's L2-normalised rows, each iteration
  * <ol>
  *   <li>assigns every row softly to the classes under the current prototypes, {@code gamma_ik = softmax_k(beta
