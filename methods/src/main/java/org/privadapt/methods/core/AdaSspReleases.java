@@ -63,7 +63,17 @@ final class AdaSspReleases {
         if (p < 1) {
             throw new IllegalArgumentException("adassp-dim must be >= 1, got " + p);
         }
-        return new RandomProjection((long) c.param("adassp-seed", DEFAULT_SEED), d, p);
+        return new RandomProjection(seed(c), d, p);
+    }
+
+    /** {@code adassp-seed}, an integer (parsed exactly, not through a double). */
+    static long seed(MethodConfig c) {
+        String s = c.params().getOrDefault("adassp-seed", Long.toString(DEFAULT_SEED));
+        try {
+            return Long.parseLong(s.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("adassp-seed must be an integer, got " + s);
+        }
     }
 
     static boolean clip(MethodConfig c) {
@@ -158,7 +168,7 @@ final class AdaSspReleases {
         m.put("row_bound", c.param("learner-row-bound", Double.NaN));
         m.put("rows", (clip(c) ? "clipped to" : "scaled to") + " the row bound after the projection, augmented with 1");
         m.put("projection_dim_max", (int) c.param("adassp-dim", DEFAULT_DIM));
-        m.put("projection", "public Gaussian N(0, 1/p), seed " + (long) c.param("adassp-seed", DEFAULT_SEED)
+        m.put("projection", "public Gaussian N(0, 1/p), seed " + seed(c)
                 + ", identity when d <= adassp-dim");
         m.put("sums_share", sh[1]);
         m.put("moment_share", Math.round(sh[0] * 1e12) / 1e12); // 1 - sums - eigen, without its rounding residue
