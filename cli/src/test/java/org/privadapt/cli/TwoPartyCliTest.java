@@ -190,6 +190,18 @@ class TwoPartyCliTest {
         assertThat(Json.MAPPER.readTree(refined.out()).path("accuracy").asDouble())
                 .isEqualTo(Json.MAPPER.readTree(runRefined.out()).path("results").get(0).path("accuracy_mean").asDouble());
         assertThat(Files.readAllBytes(dir.resolve("t.ledger"))).isEqualTo(targetLedger);
+        // the anchored prototype refinement too (the one of issue 44's that needs predicted classes only)
+        CliHarness.Result anchored = CliHarness.run("target", "predict", "--data", tgt.toString(), "--model",
+                dir.resolve("model.json").toString(), "--refine", "map-prototypes", "--out", dir.resolve("pred-anchored.csv").toString(), "--json");
+        assertThat(anchored.code()).as(anchored.err()).isZero();
+        CliHarness.Result runAnchored = CliHarness.run("run", "--method", "prima", "--source-public", "size,classes", "--source", src.toString(),
+                "--target", tgt.toString(), "--preprocess", "clip=10", "--epsilon", "2", "--seed", "21", "--param", "refine=map-prototypes", "--json");
+        assertThat(runAnchored.code()).as(runAnchored.err()).isZero();
+        assertThat(Json.MAPPER.readTree(anchored.out()).path("accuracy").asDouble())
+                .isEqualTo(Json.MAPPER.readTree(runAnchored.out()).path("results").get(0).path("accuracy_mean").asDouble());
+        assertThat(Files.readAllBytes(dir.resolve("t.ledger"))).isEqualTo(targetLedger);
+        assertThat(CliHarness.run("target", "predict", "--data", tgt.toString(), "--model", dir.resolve("model.json").toString(),
+                "--refine", "lame", "--out", dir.resolve("bad.csv").toString()).code()).isEqualTo(ExitCodes.USAGE);
         assertThat(CliHarness.run("target", "predict", "--data", tgt.toString(), "--model", dir.resolve("model.json").toString(),
                 "--refine", "kmeans", "--out", dir.resolve("bad.csv").toString()).code()).isEqualTo(ExitCodes.USAGE);
         assertThat(dir.resolve("bad.csv")).doesNotExist();

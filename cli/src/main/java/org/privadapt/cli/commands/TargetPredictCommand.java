@@ -53,10 +53,12 @@ public final class TargetPredictCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print a JSON summary (with the accuracy when the data has labels) on standard output.")
     boolean json;
 
-    @Option(names = "--refine", defaultValue = "none", paramLabel = "auto|none|centroids|self-training",
+    @Option(names = "--refine", defaultValue = "none", paramLabel = "auto|none|centroids|self-training|map-prototypes",
             description = "Refine the model on these rows before predicting (the target's own computation: nothing is "
                     + "released, the source's guarantee is unchanged; docs/privacy/private-learners.md); auto chooses among "
-                    + "none, centroids and self-training on these rows by a fixed label-free rule. Default: ${DEFAULT-VALUE}.")
+                    + "none, centroids and self-training on these rows by a fixed label-free rule; map-prototypes moves the "
+                    + "predicted classes' means only as far as these rows' evidence outweighs the received labelling "
+                    + "(docs/privacy/target-refinements.md). Default: ${DEFAULT-VALUE}.")
     String refine;
 
     @Mixin
@@ -71,9 +73,10 @@ public final class TargetPredictCommand implements Callable<Integer> {
         verify.load();
         org.privadapt.methods.core.MethodConfig refineConfig = org.privadapt.methods.core.MethodConfig.defaults()
                 .withParam("refine", refine);
-        if (!java.util.Set.of("auto", "none", "centroids", "self-training").contains(refine)) {
-            throw new UsageException("--refine: '" + refine + "' is not one of auto, none, centroids, self-training (a PRIMA/PRISA "
-                    + "model is not one linear map of the rows, so centre and im do not apply)");
+        if (!java.util.Set.of("auto", "none", "centroids", "self-training", "map-prototypes").contains(refine)) {
+            throw new UsageException("--refine: '" + refine + "' is not one of auto, none, centroids, self-training, map-prototypes (a "
+                    + "PRIMA/PRISA model is not one linear map of the rows and gives no probabilities, so centre, im, prior-em and "
+                    + "lame do not apply)");
         }
         SourceModel model = SourceModel.fromArtifact(verify.check(org.privadapt.cli.InputFiles.artifact(modelFile, "model", "--model"), modelFile),
                 modelFile.toString());
