@@ -22,8 +22,8 @@ final class AdaSspReleases {
     private AdaSspReleases() {
     }
 
-    static final double DEFAULT_SUMS_SHARE = 0.85;
-    static final double DEFAULT_EIGEN_SHARE = 0.05;
+    static final double DEFAULT_SUMS_SHARE = 0.95;
+    static final double DEFAULT_EIGEN_SHARE = 0.01;
     static final int DEFAULT_DIM = 1024;
     static final long DEFAULT_SEED = 44L;
     static final String DEFAULT_MODEL = "cosine";

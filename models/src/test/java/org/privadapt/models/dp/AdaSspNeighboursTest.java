@@ -49,7 +49,7 @@ class AdaSspNeighboursTest {
         return ClassStatisticsNeighboursTest.pairs(rel);
     }
 
-    /** Multipliers (moment, cross, eigen): the default split of s = 1.9, and an uneven one. */
+    /** Multipliers (moment, cross, eigen): the split (0.25, 0.7, 0.05) of s = 1.9, and an uneven one. */
     static final double[][] MULTIPLIERS = {
         {1.9 / Math.sqrt(0.25), 1.9 / Math.sqrt(0.7), 1.9 / Math.sqrt(0.05)},
         {0.5, 3.0, 8.0},
