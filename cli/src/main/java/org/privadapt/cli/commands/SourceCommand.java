@@ -43,7 +43,7 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
     /** {@code privadapt source train}. */
     @Command(name = "train", mixinStandardHelpOptions = true,
             description = {"Source: read its labelled rows and the target's release, spend from its ledger (its own DP "
-                    + "subspace moments, then the private learner: learner=auto by default, dp-sgd, dp-gd, ncm, lda, output-perturbation, objective-perturbation), write the model artifact for the target.",
+                    + "subspace moments, then the private learner: learner=auto by default, dp-sgd, dp-gd, ncm, lda, output-perturbation, objective-perturbation, adassp), write the model artifact for the target.",
                 "Example: privadapt source train --data office-caltech10/caltech --release release.json --classifier lr "
                     + "--epsilon 2 --delta 1e-5 --ledger source.ledger --out model.json"})
     public static final class Train implements Callable<Integer> {
