@@ -47,8 +47,9 @@ def load(out):
         suite, learner = base[:-5].rsplit(".", 1)
         doc = json.load(open(path))
         rows = {}
-        for ds in doc.get("datasets", []):
-            rows.setdefault(ds["domain"].split("/", 1)[-1], []).append(ds)
+        for ds in doc.get("datasets", []):  # "suite/domain" or "suite/domain:split"; a source trains on a non-eval split
+            if ds["role"] != "target-eval":
+                rows.setdefault(ds["domain"].split("/", 1)[-1].split(":")[0], []).append(ds)
         for r in doc["results"]:
             refine = (r.get("sweep") or {}).get("refine", "none")
             config = learner + " + " + refine
