@@ -7,7 +7,8 @@
 # its command with the page and line it comes from; the script also checks that the line still shows it, so an edited
 # table cannot silently leave the check behind.
 #
-# Usage: docs/results/scripts/check-results.sh [CHECK ...]   (checks: bassily deep-features prima dpot dpda selection;
+# Usage: docs/results/scripts/check-results.sh [CHECK ...]   (checks: bassily deep-features prima dpot dpda selection defaults
+#        defaults-adassp;
 #        default all; about 5 minutes on 2 idle cores, 8-10 with other work beside it)
 # Prints one line per table cell (PASS/FAIL, page:line, expected, got) and exits 1 if any cell fails. Skips (exit 0)
 # when the benchmark data are absent ($PRIVADAPT_DATA, else ../shared/data from the repository root).
@@ -192,6 +193,18 @@ check selection selection.md -- office-caltech10-decaf --methods dp-source-only 
 19 average dp-source-only 43.7
 41 D->W dp-source-only 34.5 8.1
 41 W->D dp-source-only 52.9 4.6
+EOF
+
+# defaults.md, the protocol's grid on DeCAF6 D<->W: ncm without refinement and with map-prototypes (the rule's choice),
+# and adassp with map-prototypes (the best fixed configuration there)
+check defaults defaults.md -- office-caltech10-decaf --methods dp-source-only --epsilon 2 --seed 1 --runs 3 --jobs 1 \
+  --source-public size,classes,schema --param learner=ncm --sweep refine=none,map-prototypes <<'EOF'
+63 average dp-source-only[refine=none] 62.2
+63 average dp-source-only[refine=map-prototypes] 78.3
+EOF
+check defaults-adassp defaults.md -- office-caltech10-decaf --methods dp-source-only --epsilon 2 --seed 1 --runs 3 --jobs 1 \
+  --source-public size,classes,schema --param learner=adassp --param refine=map-prototypes <<'EOF'
+63 average dp-source-only 85.6
 EOF
 
 if [[ $FAILED -ne 0 ]]; then
