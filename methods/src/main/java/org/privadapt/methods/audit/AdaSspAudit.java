@@ -45,8 +45,7 @@ final class AdaSspAudit {
             boolean add = relation == NeighbouringRelation.ADD_OR_REMOVE_ONE;
             MethodConfig c = MethodConfig.defaults().withParam("learner", "adassp").withParam("learner-row-bound", "1");
             PrivateLearners.Plan claimed = PrivateLearners.plan(c, 2, 1, 2, epsilon, delta, relation, null, 1);
-            PrivateLearners.Plan plan = noiseScale == 1.0 ? claimed : new PrivateLearners.Plan(claimed.kind(), claimed.event(),
-                    claimed.noiseMultiplier() * noiseScale, null, claimed.config(), relation, 1, null);
+            PrivateLearners.Plan plan = ClassStatisticsAudits.scaled(claimed, noiseScale);
             DenseMatrix d = DenseMatrix.fromRows(new double[][] {{1}, {-1}});
             int[] yd = {0, 1};
             DenseMatrix dPrime = add ? DenseMatrix.fromRows(new double[][] {{1}, {-1}, {1}}) : DenseMatrix.fromRows(new double[][] {{-1}, {-1}});

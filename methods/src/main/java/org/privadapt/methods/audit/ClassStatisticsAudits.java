@@ -119,7 +119,8 @@ final class ClassStatisticsAudits {
         }
     };
 
-    private static PrivateLearners.Plan scaled(PrivateLearners.Plan p, double noiseScale) {
+    /** The plan with its noise multiplier scaled (an injected bug for the audits' self-tests; 1 leaves it as planned). */
+    static PrivateLearners.Plan scaled(PrivateLearners.Plan p, double noiseScale) {
         return noiseScale == 1.0 ? p : new PrivateLearners.Plan(p.kind(), p.event(), p.noiseMultiplier() * noiseScale, p.gradient(),
                 p.config(), p.relation(), p.runs(), p.objective());
     }
