@@ -25,22 +25,21 @@ class RealDataCliTest {
     }
 
     @Test
-    void coralRunsOnEveryOfficeCaltechPairByPath() {
+    void coralRunsOnEveryOfficeCaltechDomainByPath() {
         String[] files = {"amazon_SURF_L10.mat", "Caltech10_SURF_L10.mat", "dslr_SURF_L10.mat", "webcam_SURF_L10.mat"};
         for (String f : files) {
             requireFile("office-caltech10/surf/" + f);
         }
-        for (String s : files) {
-            for (String t : files) {
-                if (s.equals(t)) {
-                    continue;
-                }
-                CliHarness.Result r = CliHarness.run("run", "--method", "coral", "--source",
-                        root().resolve("office-caltech10/surf/" + s).toString(), "--target",
-                        root().resolve("office-caltech10/surf/" + t).toString());
-                assertThat(r.code()).as(s + " -> " + t + ": " + r.err()).isZero();
-                assertThat(r.out()).contains("accuracy:");
-            }
+        // a cycle through the four domains reads every file once as the source and once as the target (the other eight
+        // pairs repeat those reads; the table's commands run them all)
+        for (int i = 0; i < files.length; i++) {
+            String s = files[i];
+            String t = files[(i + 1) % files.length];
+            CliHarness.Result r = CliHarness.run("run", "--method", "coral", "--source",
+                    root().resolve("office-caltech10/surf/" + s).toString(), "--target",
+                    root().resolve("office-caltech10/surf/" + t).toString());
+            assertThat(r.code()).as(s + " -> " + t + ": " + r.err()).isZero();
+            assertThat(r.out()).contains("accuracy:");
         }
     }
 

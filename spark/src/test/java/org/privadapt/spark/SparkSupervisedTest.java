@@ -97,12 +97,13 @@ class SparkSupervisedTest {
 
     @Test
     void bothMethodsRunAsInProcessOnTheSameSeededNoise() throws Exception {
-        for (String method : BassilyMethods.ON_A_SAMPLE) {
-            for (MethodConfig c : CONFIGS) {
-                SupervisedProtocol local = inProcess(c);
+        for (MethodConfig c : CONFIGS) {
+            // one draw per configuration serves both methods (a draw is read-only: each run has its own session)
+            SupervisedProtocol local = inProcess(c);
+            SparkSupervised.Drawn drawn = SparkSupervised.draw(source, ordered(pool), c);
+            for (String method : BassilyMethods.ON_A_SAMPLE) {
                 PrivacySession here = session(31);
                 AdaptationOutcome expected = BassilyMethods.runOnSample(method, local, PrivateSample.of(local), c, here);
-                SparkSupervised.Drawn drawn = SparkSupervised.draw(source, ordered(pool), c);
                 PrivacySession there = session(31);
                 AdaptationOutcome actual = BassilyMethods.runOnSample(method, drawn.protocol(), drawn.sample(), c, there);
                 String what = method + " " + c.params();

@@ -63,7 +63,7 @@ final class LinalgBench {
             }
         }
         int repeat = quick ? 1 : 3;
-        int s = quick ? 4 : 1;
+        int s = quick ? 8 : 1; // --quick: every cell at an eighth of its size, a smoke test of each backend
         List<Cell> cells = new ArrayList<>();
         LinAlgBackend previous = LinAlg.backend();
         try (org.privadapt.cli.Progress progress = org.privadapt.cli.Progress.startWithLines("linalg", backends.size(), !output.json)) {

@@ -52,11 +52,11 @@ class ReleaseAuditTest {
     void theOtherReleasesStayBelowTheirClaims() {
         record Case(String release, long trials, double atLeast) {
         }
-        for (Case c : java.util.List.of(new Case("prima-target", 40_000, 0.5), new Case("dpot-record", 2_000, 0.0),
-                new Case("dpot-attribute", 2_000, 0.0), new Case("output-perturbation", 40_000, 0.1),
-                new Case("objective-perturbation", 20_000, 0.0), new Case("dp-sgd", 3_000, 0.2),
-                new Case("dp-sgd-sparse", 3_000, 0.2), new Case("dpda-sparse", 3_000, 0.0),
-                new Case("g-dpda-sparse", 3_000, 0.0))) {
+        for (Case c : java.util.List.of(new Case("prima-target", 40_000, 0.5), new Case("dpot-record", 1_000, 0.0),
+                new Case("dpot-attribute", 1_000, 0.0), new Case("output-perturbation", 40_000, 0.1),
+                new Case("objective-perturbation", 10_000, 0.0), new Case("dp-sgd", 3_000, 0.2),
+                new Case("dp-sgd-sparse", 3_000, 0.2), new Case("dpda-sparse", 1_500, 0.0),
+                new Case("g-dpda-sparse", 1_500, 0.0))) {
             for (NeighbouringRelation rel : ReleaseAudit.release(c.release()).relations()) {
                 java.util.Map<String, Object> r = ReleaseAudit.audit(c.release(), rel, 2.0, 1e-5, c.trials(), 0.05, NoiseSource.seeded(34));
                 double lb = (Double) r.get("empirical_epsilon_lower_bound");
