@@ -15,6 +15,6 @@ mkdir -p "$OUT"
 for suite in office-caltech10-googlenet office-caltech10-decaf mnist-usps; do
   "$PA" bench "$suite" --methods source-only,coral,sa --runs 1 \
     --out "$OUT/$suite-plain.json" --markdown "$OUT/$suite-plain.md" "$@"
-  "$PA" bench "$suite" --methods source-only,coral,dp-source-only,prima --epsilon 2 --seed 1 --runs 5 --jobs 2 --param learner=dp-sgd \
+  "$PA" bench "$suite" --methods source-only,coral,dp-source-only,prima --epsilon 2 --seed 1 --runs 5 --jobs 2 --param learner=dp-sgd --param refine=none \
     --out "$OUT/$suite-private.json" --markdown "$OUT/$suite-private.md" "$@"
 done

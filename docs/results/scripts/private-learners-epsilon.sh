@@ -14,7 +14,7 @@ for suite in "${SUITES[@]}"; do
     for learner in dp-sgd ncm; do
       f="$OUT/$suite-eps$eps-$learner"
       [ -s "$f.json" ] && continue
-      "$PA" bench "$suite" --methods dp-source-only --epsilon "$eps" --seed 1 --runs 3 --jobs 2 --param learner="$learner" \
+      "$PA" bench "$suite" --methods dp-source-only --epsilon "$eps" --seed 1 --runs 3 --jobs 2 --param learner="$learner" --param refine=none \
         --out "$f.json" --markdown "$f.md" >"$f.log" 2>&1 || echo "FAILED: $f (see $f.log)"
     done
   done

@@ -29,7 +29,7 @@ for tag in auto auto-centroids auto-im-centroids; do
   f="$OUT/amazon-reviews-$tag"
   [ -s "$f.json" ] && continue
   case "$tag" in
-    auto) extra=(--methods dp-source-only,prima) ;;
+    auto) extra=(--methods dp-source-only,prima --param refine=none) ;;
     auto-centroids) extra=(--methods dp-source-only,prima --param refine=centroids) ;;
     auto-im-centroids) extra=(--methods dp-source-only --param refine=im-centroids) ;;
   esac

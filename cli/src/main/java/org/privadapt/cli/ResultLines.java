@@ -24,17 +24,23 @@ final class ResultLines {
             return null;
         }
         Map<String, Integer> chosen = new LinkedHashMap<>();
+        String mode = "auto";
         for (Map<String, Object> d : r.diagnostics()) {
             if (d.get("refine") instanceof Map<?, ?> m && m.get("chosen") != null) {
                 chosen.merge(String.valueOf(m.get("chosen")), 1, Integer::sum);
+                mode = String.valueOf(m.get("mode"));
             }
         }
         if (chosen.isEmpty()) {
             return null;
         }
-        StringBuilder sb = new StringBuilder("auto chose ");
-        chosen.forEach((k, v) -> sb.append(sb.length() > 11 ? ", " : "").append(k).append(r.runs() > 1 ? " in " + v + " of " + r.runs() + " runs" : ""));
-        return sb.append(" (on the target's own unlabelled rows; nothing released; criteria in the JSON diagnostics)").toString();
+        String head = mode + " chose ";
+        StringBuilder sb = new StringBuilder(head);
+        chosen.forEach((k, v) -> sb.append(sb.length() > head.length() ? ", " : "").append(k)
+                .append(r.runs() > 1 ? " in " + v + " of " + r.runs() + " runs" : ""));
+        return sb.append("default".equals(mode)
+                ? " (the default rule on the target's n/(K d), docs/results/defaults.md; nothing released)"
+                : " (on the target's own unlabelled rows; nothing released; criteria in the JSON diagnostics)").toString();
     }
 
     static List<String> predictionWarnings(Report.TaskResult r) {

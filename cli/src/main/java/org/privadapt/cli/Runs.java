@@ -86,6 +86,18 @@ public final class Runs {
         return ResultLines.refineSummary(r);
     }
 
+    /**
+     * The {@code refine:} line of the target's commands for a refinement's diagnostics: what a choosing mode (auto,
+     * default) chose and why, or the named refinement; null when there is nothing to say.
+     */
+    public static String refineLine(Object diagnostics) {
+        if (!(diagnostics instanceof Map<?, ?> d)) {
+            return null;
+        }
+        String what = d.get("chosen") != null ? d.get("mode") + " chose " + d.get("chosen") + " (" + d.get("reason") + "; " : d.get("mode") + " (";
+        return what + "on these rows only, nothing released)";
+    }
+
     /** The degenerate-prediction warnings of a result, prefixed by its task and method, for standard error. */
     public static List<String> predictionWarnings(Report.TaskResult r) {
         return ResultLines.predictionWarnings(r);

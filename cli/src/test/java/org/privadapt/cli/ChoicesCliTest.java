@@ -56,6 +56,49 @@ class ChoicesCliTest {
         assertThat(auto.out()).containsPattern("refine: +auto chose ");
     }
 
+    /** Issue 44: dp-source-only's default refinement is the protocol's rule, reported in text and JSON with its reason. */
+    @Test
+    void theDefaultRefinementIsTheRuleAndSaysWhatItChose() throws Exception {
+        Path[] tall = pair();
+        CliHarness.Result t = run(tall[0], tall[1]);
+        assertThat(t.code()).as(t.err()).isZero();
+        assertThat(t.out()).containsPattern("refine: +default chose none \\(the default rule");
+        // wide rows: 3 classes, 40 features, 15 target rows per class (n/(K d) = 0.375)
+        Path src = wide("wide-source.csv", 20, 1);
+        Path tgt = wide("wide-target.csv", 15, 2);
+        CliHarness.Result w = run(src, tgt, "--json");
+        assertThat(w.code()).as(w.err()).isZero();
+        JsonNode refine = Json.MAPPER.readTree(w.out()).get("results").get(0).get("diagnostics").get(0).get("refine");
+        assertThat(refine.get("mode").asText()).isEqualTo("default");
+        assertThat(refine.get("chosen").asText()).isEqualTo("map-prototypes");
+        assertThat(refine.get("reason").asText()).contains("45/(3 x 40)");
+        assertThat(refine.get("refinement").get("mode").asText()).isEqualTo("map-prototypes");
+        CliHarness.Result named = run(src, tgt, "--param", "refine=none");
+        assertThat(named.out()).doesNotContain("refine:");
+    }
+
+    /** Three Gaussian classes in 40 dimensions, a few rows each (the target shifted), as a labelled CSV. */
+    Path wide(String name, int perClass, long seed) throws Exception {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
+        StringBuilder sb = new StringBuilder();
+        for (int j = 0; j < 40; j++) {
+            sb.append('f').append(j).append(',');
+        }
+        sb.append("label\n");
+        for (int c = 0; c < 3; c++) {
+            for (int i = 0; i < perClass; i++) {
+                for (int j = 0; j < 40; j++) {
+                    double mean = (j % 3 == c ? 2.0 : 0.0) + (seed == 2 ? 0.5 : 0.0);
+                    sb.append(String.format(java.util.Locale.ROOT, "%.4f", mean + r.nextGaussian())).append(',');
+                }
+                sb.append("c").append(c).append('\n');
+            }
+        }
+        Path p = dir.resolve(name);
+        Files.writeString(p, sb.toString());
+        return p;
+    }
+
     @Test
     void aModelPredictingOneClassIsWarnedOfWithoutLabels() throws Exception {
         Path[] st = pair();

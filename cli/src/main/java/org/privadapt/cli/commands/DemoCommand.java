@@ -73,9 +73,10 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the JSON result on standard output.")
     boolean json;
 
-    @Option(names = "--refine", defaultValue = "none", paramLabel = "R",
-            description = "The target's refinement of the private methods' models (none, auto, centroids, self-training; "
-                    + "docs/privacy/private-learners.md; default: ${DEFAULT-VALUE}).")
+    @Option(names = "--refine", defaultValue = "default", paramLabel = "R",
+            description = "The target's refinement of the private methods' models (default: the rule of docs/results/defaults.md, "
+                    + "map-prototypes where the target has at most about 2 rows per class per feature, else none; none, auto, "
+                    + "centroids, self-training; docs/privacy/target-refinements.md; default: ${DEFAULT-VALUE}).")
     String refine;
 
     static final List<String> NON_PRIVATE = List.of("source-only", "coral");
@@ -107,8 +108,8 @@ public final class DemoCommand implements Callable<Integer> {
         DefaultPreprocessing.Choice priv = DefaultPreprocessing.choose(p.source(), true);
         String name = "synthetic source -> synthetic target";
         AdaptationTask plainTask = TaskPreparation.prepare(name, p.source(), p.target(), p.target(), plain.preprocessing());
-        if (!List.of("none", "auto", "centroids", "self-training").contains(refine)) {
-            throw new UsageException("--refine must be none, auto, centroids or self-training (PRIMA's model takes no other), got '"
+        if (!List.of("default", "none", "auto", "centroids", "self-training").contains(refine)) {
+            throw new UsageException("--refine must be default, none, auto, centroids or self-training (PRIMA's model takes no other), got '"
                     + refine + "'");
         }
         MethodConfig config = MethodConfig.defaults();

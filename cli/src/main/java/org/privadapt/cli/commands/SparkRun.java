@@ -95,8 +95,9 @@ final class SparkRun {
         if (dpSourceOnly && org.privadapt.methods.core.PrivateLearners.selects(config)) {
             throw new UsageException("--engine spark: learner=select runs in process");
         }
-        String refine = config.params().getOrDefault("refine", "none");
-        if (!refine.equals("none")) {
+        // dp-source-only's default refinement is the rule of DefaultRefinement; on Spark it can only choose none
+        String refine = config.params().getOrDefault("refine", dpSourceOnly ? "default" : "none");
+        if (!refine.equals("none") && !(dpSourceOnly && refine.equals("default"))) {
             throw new UsageException("--engine spark: refine=" + refine + " needs the target's rows in one place; run it in process");
         }
         privacy.validate(true);
@@ -197,6 +198,11 @@ final class SparkRun {
             summary.put("dimension", d);
             summary.put("preprocess", pre);
             summary.put("accuracy", accuracy);
+            String unrefined = dpSourceOnly ? unrefinedWarning(tgt.size(), classes.size(), d) : null;
+            if (unrefined != null) {
+                summary.put("warnings", List.of(unrefined));
+                spec.commandLine().getErr().println("privadapt: warning: " + unrefined);
+            }
             Map<String, Object> spent = new LinkedHashMap<>();
             for (org.privadapt.privacy.PrivacySession s : List.of(ctx.source(), ctx.target())) {
                 spent.put(s.party(), Map.of("epsilon", s.spent().epsilon(), "delta", s.spent().delta(), "private", s.isPrivate()));
@@ -222,5 +228,22 @@ final class SparkRun {
                     + preDefault.reason() + "; --preprocess to change)");
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * What the Spark engine leaves out where dp-source-only's default rule would refine in process (the target's n/(K d)
+     * at most the rule's threshold), or null where the rule chooses none, as the Spark engine does.
+     */
+    static String unrefinedWarning(long targetRows, int classes, int d) {
+        int n = (int) Math.min(Integer.MAX_VALUE, targetRows);
+        if (org.privadapt.methods.core.DefaultRefinement.choose(n, classes, d).equals("none")) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "the default refinement would choose %s for these rows (n/(K d) = %.3g, at most %.2f: "
+                + "docs/results/defaults.md) but runs in process only; on Spark the target predicts with the received model "
+                + "(refine=none), which that table measured up to 19 points lower on such rows",
+                org.privadapt.methods.core.DefaultRefinement.WIDE,
+                org.privadapt.methods.core.DefaultRefinement.rowsPerClassPerFeature(n, classes, d),
+                Math.pow(10, org.privadapt.methods.core.DefaultRefinement.LOG10_THRESHOLD));
     }
 }

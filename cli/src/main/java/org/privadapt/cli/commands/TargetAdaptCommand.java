@@ -197,9 +197,9 @@ public final class TargetAdaptCommand implements Callable<Integer> {
             if (chance != null) {
                 w.println("warning:     " + chance);
             }
-            if (refineChoice instanceof Map<?, ?> choice) {
-                w.println("refine:      auto chose " + choice.get("chosen") + " (" + choice.get("reason") + "; on these rows "
-                        + "only, nothing released)");
+            String refineLine = org.privadapt.cli.Runs.refineLine(refineChoice);
+            if (refineLine != null) {
+                w.println("refine:      " + refineLine);
             }
             w.printf(Locale.ROOT, "source:      %s%n", rel.privacy().path("guarantee").asText());
             if (!releasePrivate) {

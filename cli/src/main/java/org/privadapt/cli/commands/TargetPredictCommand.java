@@ -73,8 +73,8 @@ public final class TargetPredictCommand implements Callable<Integer> {
         verify.load();
         org.privadapt.methods.core.MethodConfig refineConfig = org.privadapt.methods.core.MethodConfig.defaults()
                 .withParam("refine", refine);
-        if (!java.util.Set.of("auto", "none", "centroids", "self-training", "map-prototypes").contains(refine)) {
-            throw new UsageException("--refine: '" + refine + "' is not one of auto, none, centroids, self-training, map-prototypes (a "
+        if (!java.util.Set.of("default", "auto", "none", "centroids", "self-training", "map-prototypes").contains(refine)) {
+            throw new UsageException("--refine: '" + refine + "' is not one of default, auto, none, centroids, self-training, map-prototypes (a "
                     + "PRIMA/PRISA model is not one linear map of the rows and gives no probabilities, so centre, im, prior-em and "
                     + "lame do not apply)");
         }
@@ -152,9 +152,9 @@ public final class TargetPredictCommand implements Callable<Integer> {
             if (chance != null) {
                 w.println("warning:     " + chance);
             }
-            if (refinement.diagnostics().get("refine") instanceof Map<?, ?> choice) {
-                w.println("refine:      auto chose " + choice.get("chosen") + " (" + choice.get("reason") + "; on these rows "
-                        + "only, nothing released)");
+            String refineLine = org.privadapt.cli.Runs.refineLine(refinement.diagnostics().get("refine"));
+            if (refineLine != null) {
+                w.println("refine:      " + refineLine);
             }
             if (!model.privacy().path("private").asBoolean()) {
                 w.println("warning:     the model was trained with seeded noise: NOT differentially private");

@@ -23,7 +23,10 @@ import org.privadapt.models.uda.TargetRefinement;
  * ({@code refine-centre=false} turns it off). Options: {@code refine-iterations} (k-means iterations, self-training
  * rounds or IM iterations; defaults 10, 3, 50).
  *
- * <p>{@code auto}, the default, chooses among the applicable refinements on the target's own unlabelled rows by a
+ * <p>{@code default} applies the rule of {@link DefaultRefinement} (map-prototypes on wide rows, none on tall ones):
+ * dp-source-only's refinement when none is named; the other methods' default stays {@code none}.
+ *
+ * <p>{@code auto} chooses among the applicable refinements on the target's own unlabelled rows by a
  * rule fixed in advance ({@link #choose}); the choice, the candidates and their criteria go to the diagnostics.
  * It reads no label and releases nothing: it costs nobody any budget.
  */
@@ -81,15 +84,15 @@ public final class TargetRefinements {
     public static final double MIN_SEPARATION = 0.1;
 
     /**
-     * The refinement a configuration asks for ("none" when absent). {@code auto} is not the default: measured, its
-     * label-free rule lost 18 points to {@code none} on the demo's generated shift and up to 21 on a held-out tabular
-     * suite while gaining 18 to 21 on the deep-feature suites (docs/results/private-learners.md), so the default stays
-     * the one that never moves the received model.
+     * The refinement a configuration asks for ("none" when absent; dp-source-only fills in {@link #DEFAULT} first,
+     * {@link #orDefault}). {@code auto} is no method's default: measured, its label-free rule lost 18 points to
+     * {@code none} on the demo's generated shift and up to 21 on a held-out tabular suite while gaining 18 to 21 on the
+     * deep-feature suites (docs/results/private-learners.md).
      */
     public static String mode(MethodConfig c) {
         String m = c.params().getOrDefault("refine", "none");
-        if (!"auto".equals(m) && !MODES.contains(m) && !ANCHORED_MODES.contains(m)) {
-            throw new IllegalArgumentException("unknown refine '" + m + "' (auto, none, centre, centroids, self-training, im, "
+        if (!"auto".equals(m) && !DEFAULT.equals(m) && !MODES.contains(m) && !ANCHORED_MODES.contains(m)) {
+            throw new IllegalArgumentException("unknown refine '" + m + "' (default, auto, none, centre, centroids, self-training, im, "
                     + "im-centroids, prior-em, map-prototypes, lame)");
         }
         AnchoredRefinements.check(c, 0);
@@ -98,6 +101,14 @@ public final class TargetRefinements {
             throw new IllegalArgumentException("refine-centre must be true or false, got '" + centre + "'");
         }
         return m;
+    }
+
+    /** {@code refine=default}: the rule of {@link DefaultRefinement} (dp-source-only's refinement when none is named). */
+    public static final String DEFAULT = "default";
+
+    /** The configuration with {@code refine=default} when it names no refinement (dp-source-only's default). */
+    public static MethodConfig orDefault(MethodConfig c) {
+        return c.params().containsKey("refine") ? c : c.withParam("refine", DEFAULT);
     }
 
     /** A refined model (null: the received model's predictions stand) and the diagnostic entries describing it. */
@@ -115,6 +126,15 @@ public final class TargetRefinements {
      */
     public static Refined refine(MethodConfig c, Classifier model, FeatureMatrix targetRows) {
         String m = mode(c);
+        if (DEFAULT.equals(m)) {
+            Map<String, Object> d = DefaultRefinement.describe(targetRows.rows(), model.classNames().size(), targetRows.cols());
+            if ("none".equals(d.get("chosen"))) {
+                return new Refined(model, Map.of("refine", d));
+            }
+            Refined r = AnchoredRefinements.refine(c, DefaultRefinement.WIDE, model, targetRows);
+            d.put("refinement", r.diagnostics().get("refine"));
+            return new Refined(r.model(), Map.of("refine", d));
+        }
         if (ANCHORED_MODES.contains(m)) {
             return AnchoredRefinements.refine(c, m, model, targetRows);
         }
@@ -193,6 +213,15 @@ public final class TargetRefinements {
     public static Refined refinePredictions(MethodConfig c, int[] predicted, java.util.List<String> classes,
                                             FeatureMatrix targetRows) {
         String m = mode(c);
+        if (DEFAULT.equals(m)) {
+            Map<String, Object> d = DefaultRefinement.describe(targetRows.rows(), classes.size(), targetRows.cols());
+            if ("none".equals(d.get("chosen"))) {
+                return new Refined(null, Map.of("refine", d));
+            }
+            Refined r = AnchoredRefinements.refinePredictions(c, DefaultRefinement.WIDE, predicted, classes, targetRows);
+            d.put("refinement", r.diagnostics().get("refine"));
+            return new Refined(r.model(), Map.of("refine", d));
+        }
         if (ANCHORED_MODES.contains(m)) {
             return AnchoredRefinements.refinePredictions(c, m, predicted, classes, targetRows);
         }

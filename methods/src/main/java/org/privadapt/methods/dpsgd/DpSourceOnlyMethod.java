@@ -25,8 +25,9 @@ import org.privadapt.privacy.ledger.BudgetLedger;
 /**
  * The private no-adaptation baseline: the source trains its classifier with a private learner
  * ({@link PrivateLearners}: DP-SGD, DP-GD, DP class statistics, output perturbation) on its own (row-locally
- * preprocessed) data and ships the model; the target applies it, optionally after refining it on its own unlabelled
- * rows ({@link TargetRefinements}). The source spends its (epsilon, delta) on the
+ * preprocessed) data and ships the model; the target applies it after refining it on its own unlabelled rows
+ * ({@link TargetRefinements}; when no refinement is named, {@code refine=default}: map-prototypes on wide rows, none on
+ * tall ones, {@link org.privadapt.methods.core.DefaultRefinement}). The source spends its (epsilon, delta) on the
  * training; the target spends nothing (it only evaluates the model on its own rows).
  */
 public final class DpSourceOnlyMethod implements AdaptationMethod {
@@ -105,7 +106,8 @@ public final class DpSourceOnlyMethod implements AdaptationMethod {
             diag.put("learner_choice", PrivateLearners.choiceReason(config, kind, eps, sizePublic));
         }
         // the target's own adaptation of what it received: its rows, its result, nothing released
-        TargetRefinements.Refined refined = TargetRefinements.refine(config, model, task.target().features());
+        // refine=default when none is named: the rule docs/results/defaults.md's protocol chose (DefaultRefinement)
+        TargetRefinements.Refined refined = TargetRefinements.refine(TargetRefinements.orDefault(config), model, task.target().features());
         Classifier used = refined.model();
         int[] pred = new int[task.evaluation().size()];
         double acc = Classifiers.accuracy(used, task.evaluation().features(), task.evaluation(), pred);
