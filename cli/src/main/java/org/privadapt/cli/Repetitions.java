@@ -127,7 +127,35 @@ final class Repetitions {
         }
         return new Report.TaskResult(task.name(), sourceName, targetName, method.name(), sw, runs, Runs.mean(acc), Runs.std(acc), acc, spend)
                 .withDiagnostics(any ? diagnostics : null).withWarnings(degenerateWarnings(outcomes, runs))
-                .withBalancedAccuracies(balancedAccuracies(outcomes, task));
+                .withBalancedAccuracies(balancedAccuracies(outcomes, task)).withAucs(aucs(outcomes, task));
+    }
+
+    /**
+     * Each run's AUC (Metrics.auc: the model's probability of its second class as the score) on a two-class task whose
+     * method gives scores for every evaluation row; null otherwise (the landmine and spam suites' usual metric).
+     */
+    static List<Double> aucs(Ran[] outcomes, AdaptationTask task) {
+        org.privadapt.data.Dataset eval = task.evaluation();
+        if (eval == null || !eval.hasLabels() || !(eval.labels().orElse(null) instanceof org.privadapt.data.ClassLabels)) {
+            return null;
+        }
+        List<Double> out = new ArrayList<>();
+        for (Ran o : outcomes) {
+            AdaptationOutcome a = o.outcome();
+            if (a.isRegression() || a.isMultiLabel() || a.classNames().size() != 2 || a.scores().length != eval.size()) {
+                return null;
+            }
+            try {
+                double auc = org.privadapt.models.Metrics.auc(a.scores(), org.privadapt.methods.core.Classifiers.truthFor(a.classNames(), eval), 1);
+                if (Double.isNaN(auc)) {
+                    return null; // one class only among the evaluation rows
+                }
+                out.add(auc);
+            } catch (DataException e) {
+                return null;
+            }
+        }
+        return out;
     }
 
     /**

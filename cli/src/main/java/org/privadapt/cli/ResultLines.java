@@ -136,8 +136,10 @@ final class ResultLines {
             return acc;
         }
         // imbalanced evaluation rows (Metrics.imbalanced): accuracy alone mostly measures the majority class
-        return acc + (r.runs() > 1 ? String.format(Locale.ROOT, " (balanced accuracy %.1f %% +- %.1f)", 100 * r.balancedAccuracyMean(),
-                100 * r.balancedAccuracyStd()) : String.format(Locale.ROOT, " (balanced accuracy %.1f %%)", 100 * r.balancedAccuracyMean()));
+        String auc = r.aucs() == null ? "" : r.runs() > 1 ? String.format(Locale.ROOT, "; AUC %.3f +- %.3f", r.aucMean(), r.aucStd())
+                : String.format(Locale.ROOT, "; AUC %.3f", r.aucMean());
+        return acc + (r.runs() > 1 ? String.format(Locale.ROOT, " (balanced accuracy %.1f %% +- %.1f%s)", 100 * r.balancedAccuracyMean(),
+                100 * r.balancedAccuracyStd(), auc) : String.format(Locale.ROOT, " (balanced accuracy %.1f %%%s)", 100 * r.balancedAccuracyMean(), auc));
     }
 
     static String privacySummary(Report.TaskResult r) {

@@ -54,6 +54,44 @@ public final class Metrics {
     public static final double IMBALANCE_RATIO = 0.25;
 
     /**
+     * The area under the ROC curve of {@code scores} for the rows of class {@code positive} against the others: the
+     * probability that a random positive row scores above a random negative one, ties counting one half
+     * (Mann-Whitney U over midranks, O(n log n)). NaN when either side has no row.
+     */
+    public static double auc(double[] scores, ClassLabels truth, int positive) {
+        int n = scores.length;
+        if (n != truth.size()) {
+            throw new IllegalArgumentException(n + " scores for " + truth.size() + " labels");
+        }
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, (a, b) -> Double.compare(scores[a], scores[b]));
+        double rankSum = 0;
+        long positives = 0;
+        for (int i = 0; i < n;) {
+            int j = i;
+            while (j + 1 < n && scores[order[j + 1]] == scores[order[i]]) {
+                j++;
+            }
+            double midrank = (i + j) / 2.0 + 1; // ranks i+1 .. j+1
+            for (int t = i; t <= j; t++) {
+                if (truth.code(order[t]) == positive) {
+                    rankSum += midrank;
+                    positives++;
+                }
+            }
+            i = j + 1;
+        }
+        long negatives = n - positives;
+        if (positives == 0 || negatives == 0) {
+            return Double.NaN;
+        }
+        return (rankSum - positives * (positives + 1) / 2.0) / ((double) positives * negatives);
+    }
+
+    /**
      * Whether the classes present in {@code truth} are so unequal that accuracy mostly measures the majority class:
      * the rarest has fewer than {@link #IMBALANCE_RATIO} times the rows of the most frequent (landmine: 6 % positive).
      * Results on such rows report {@link #balancedAccuracy} beside accuracy.

@@ -74,7 +74,8 @@ public final class Markdown {
         }
         if (results.stream().anyMatch(r -> r.balancedAccuracies() != null)) {
             sb.append("\nbal. = balanced accuracy (mean per-class recall, %), given where the evaluation rows are imbalanced (the "
-                    + "rarest class under a quarter of the most frequent): there accuracy mostly measures the majority class\n");
+                    + "rarest class under a quarter of the most frequent): there accuracy mostly measures the majority class; AUC "
+                    + "beside it where the method scores the rows (the JSON has every two-class result's aucs)\n");
         }
         for (String w : warnings) {
             sb.append("\nWarning: ").append(w).append('\n');
@@ -227,8 +228,9 @@ public final class Markdown {
         if (r.balancedAccuracies() == null) {
             return "";
         }
-        return r.runs() > 1 ? String.format(Locale.ROOT, " (bal. %.1f ± %.1f)", 100 * r.balancedAccuracyMean(), 100 * r.balancedAccuracyStd())
-                : String.format(Locale.ROOT, " (bal. %.1f)", 100 * r.balancedAccuracyMean());
+        String bal = r.runs() > 1 ? String.format(Locale.ROOT, " (bal. %.1f ± %.1f", 100 * r.balancedAccuracyMean(), 100 * r.balancedAccuracyStd())
+                : String.format(Locale.ROOT, " (bal. %.1f", 100 * r.balancedAccuracyMean());
+        return bal + (r.aucs() == null ? "" : String.format(Locale.ROOT, "; AUC %.3f", r.aucMean())) + ")";
     }
 
     /** The method's average balanced accuracy when each of its tasks has one, else nothing. */

@@ -84,7 +84,7 @@ public record Report(String tool, String version, String command, String created
         "balanced_accuracy_mean", "balanced_accuracy_std", "balanced_accuracies",
         "mse_mean", "mse_std", "mses", "relative_mse_mean", "relative_mse_std", "relative_mse", "privacy", "diagnostics", "warnings"})
     @com.fasterxml.jackson.annotation.JsonIgnoreProperties(value = {"relative_mse_mean", "relative_mse_std", "balanced_accuracy_mean",
-        "balanced_accuracy_std"}, allowGetters = true)
+        "balanced_accuracy_std", "auc_mean", "auc_std"}, allowGetters = true)
     public record TaskResult(String task, String source, String target, String method, Map<String, String> sweep, int runs,
                              @com.fasterxml.jackson.annotation.JsonProperty("accuracy_mean")
                              @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
@@ -111,14 +111,25 @@ public record Report(String tool, String version, String command, String created
                              List<String> warnings,
                              @com.fasterxml.jackson.annotation.JsonProperty("balanced_accuracies")
                              @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-                             List<Double> balancedAccuracies) {
+                             List<Double> balancedAccuracies,
+                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                             List<Double> aucs) {
+        /** A result without AUCs (two-class tasks whose method gives scores only). */
+        public TaskResult(String task, String source, String target, String method, Map<String, String> sweep, int runs,
+                          Double accuracyMean, Double accuracyStd, List<Double> accuracies, Map<String, PartySpend> privacy,
+                          Double mseMean, Double mseStd, List<Double> mses, List<Double> relativeMse,
+                          List<Map<String, Object>> diagnostics, List<String> warnings, List<Double> balancedAccuracies) {
+            this(task, source, target, method, sweep, runs, accuracyMean, accuracyStd, accuracies, privacy, mseMean, mseStd, mses,
+                    relativeMse, diagnostics, warnings, balancedAccuracies, null);
+        }
+
         /** A result without balanced accuracies (reported on imbalanced evaluation rows only). */
         public TaskResult(String task, String source, String target, String method, Map<String, String> sweep, int runs,
                           Double accuracyMean, Double accuracyStd, List<Double> accuracies, Map<String, PartySpend> privacy,
                           Double mseMean, Double mseStd, List<Double> mses, List<Double> relativeMse,
                           List<Map<String, Object>> diagnostics, List<String> warnings) {
             this(task, source, target, method, sweep, runs, accuracyMean, accuracyStd, accuracies, privacy, mseMean, mseStd, mses,
-                    relativeMse, diagnostics, warnings, null);
+                    relativeMse, diagnostics, warnings, (List<Double>) null);
         }
 
         /** A result without warnings (the canonical constructor's last components empty). */
@@ -182,7 +193,7 @@ public record Report(String tool, String version, String command, String created
         /** This result with each run's MSE relative to target-only's on the same split. */
         public TaskResult withRelativeMse(List<Double> relative) {
             return new TaskResult(task, source, target, method, sweep, runs, accuracyMean, accuracyStd, accuracies, privacy,
-                    mseMean, mseStd, mses, relative == null ? null : List.copyOf(relative), diagnostics, warnings, balancedAccuracies);
+                    mseMean, mseStd, mses, relative == null ? null : List.copyOf(relative), diagnostics, warnings, balancedAccuracies, aucs);
         }
 
         /**
@@ -191,20 +202,38 @@ public record Report(String tool, String version, String command, String created
          */
         public TaskResult withDiagnostics(List<Map<String, Object>> perRun) {
             return new TaskResult(task, source, target, method, sweep, runs, accuracyMean, accuracyStd, accuracies, privacy,
-                    mseMean, mseStd, mses, relativeMse, perRun == null ? null : List.copyOf(perRun), warnings, balancedAccuracies);
+                    mseMean, mseStd, mses, relativeMse, perRun == null ? null : List.copyOf(perRun), warnings, balancedAccuracies, aucs);
         }
 
         /** This result with warnings about its predictions (e.g. one class for almost every row), read without labels. */
         public TaskResult withWarnings(List<String> list) {
             return new TaskResult(task, source, target, method, sweep, runs, accuracyMean, accuracyStd, accuracies, privacy,
                     mseMean, mseStd, mses, relativeMse, diagnostics, list == null || list.isEmpty() ? null : List.copyOf(list),
-                    balancedAccuracies);
+                    balancedAccuracies, aucs);
         }
 
         /** This result with each run's balanced accuracy (imbalanced evaluation rows); null for none. */
         public TaskResult withBalancedAccuracies(List<Double> perRun) {
             return new TaskResult(task, source, target, method, sweep, runs, accuracyMean, accuracyStd, accuracies, privacy,
-                    mseMean, mseStd, mses, relativeMse, diagnostics, warnings, perRun == null ? null : List.copyOf(perRun));
+                    mseMean, mseStd, mses, relativeMse, diagnostics, warnings, perRun == null ? null : List.copyOf(perRun), aucs);
+        }
+
+        /** This result with each run's AUC (two-class tasks whose method gives scores); null for none. */
+        public TaskResult withAucs(List<Double> perRun) {
+            return new TaskResult(task, source, target, method, sweep, runs, accuracyMean, accuracyStd, accuracies, privacy,
+                    mseMean, mseStd, mses, relativeMse, diagnostics, warnings, balancedAccuracies, perRun == null ? null : List.copyOf(perRun));
+        }
+
+        @com.fasterxml.jackson.annotation.JsonProperty("auc_mean")
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        public Double aucMean() {
+            return aucs == null ? null : Stats.mean(aucs);
+        }
+
+        @com.fasterxml.jackson.annotation.JsonProperty("auc_std")
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        public Double aucStd() {
+            return aucs == null ? null : Stats.std(aucs);
         }
 
         @com.fasterxml.jackson.annotation.JsonProperty("balanced_accuracy_mean")

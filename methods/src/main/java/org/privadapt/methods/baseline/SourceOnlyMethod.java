@@ -79,6 +79,7 @@ public final class SourceOnlyMethod implements AdaptationMethod {
         Classifier model = refined.model();
         int[] pred = new int[task.evaluation().size()];
         double acc = Classifiers.accuracy(model, task.evaluation().features(), task.evaluation(), pred);
-        return new AdaptationOutcome(name(), acc, pred, model.classNames(), NonPrivate.sourceOnly(), refined.diagnostics());
+        return new AdaptationOutcome(name(), acc, pred, model.classNames(), NonPrivate.sourceOnly(), refined.diagnostics())
+                .withScores(Classifiers.binaryScores(model, task.evaluation().features()));
     }
 }

@@ -62,6 +62,7 @@ public final class CoralMethod implements AdaptationMethod {
         Classifier model = Classifiers.train(config, aligned, task.source().classLabels());
         int[] pred = new int[task.evaluation().size()];
         double acc = Classifiers.accuracy(model, task.evaluation().features(), task.evaluation(), pred);
-        return new AdaptationOutcome(name(), acc, pred, model.classNames(), NonPrivate.both(), Map.of("lambda", lambda));
+        return new AdaptationOutcome(name(), acc, pred, model.classNames(), NonPrivate.both(), Map.of("lambda", lambda))
+                .withScores(Classifiers.binaryScores(model, task.evaluation().features()));
     }
 }

@@ -61,4 +61,20 @@ public final class Classifiers {
         System.arraycopy(p, 0, predictionsOut, 0, p.length);
         return Metrics.accuracy(p, truth);
     }
+
+    /**
+     * Each row's probability of the model's second class when the model has two classes (the scores of an AUC), else
+     * an empty array.
+     */
+    public static double[] binaryScores(Classifier model, FeatureMatrix x) {
+        if (model.classNames().size() != 2) {
+            return new double[0];
+        }
+        org.privadapt.math.DenseMatrix p = model.predictProba(x);
+        double[] s = new double[x.rows()];
+        for (int i = 0; i < s.length; i++) {
+            s[i] = p.get(i, 1);
+        }
+        return s;
+    }
 }

@@ -191,7 +191,8 @@ public final class AdversarialMethod implements AdaptationMethod {
                 sourceRnd, targetRnd);
         int[] pred = new int[task.evaluation().size()];
         double acc = Classifiers.accuracy(model, task.evaluation().features(), task.evaluation(), pred);
-        return new AdaptationOutcome(name(), acc, pred, model.classNames(), costs, diagnostics);
+        return new AdaptationOutcome(name(), acc, pred, model.classNames(), costs, diagnostics)
+                .withScores(Classifiers.binaryScores(model, task.evaluation().features()));
     }
 
     /** The noise multiplier used when none is given with {@code epochs=auto} (paper 001's Amazon value). */

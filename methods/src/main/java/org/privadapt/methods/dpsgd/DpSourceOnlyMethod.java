@@ -113,6 +113,7 @@ public final class DpSourceOnlyMethod implements AdaptationMethod {
         double acc = Classifiers.accuracy(used, task.evaluation().features(), task.evaluation(), pred);
         diag.putAll(refined.diagnostics());
         return new AdaptationOutcome(name(), acc, pred, model.classNames(),
-                Map.of("source", source.spent(), "target", PrivacyCost.NONE), diag);
+                Map.of("source", source.spent(), "target", PrivacyCost.NONE), diag)
+                .withScores(Classifiers.binaryScores(used, task.evaluation().features()));
     }
 }

@@ -182,7 +182,8 @@ public final class PateMethod implements AdaptationMethod {
         diag.put("vote_agreement", agreement / queries);
         diag.put("plurality_agreement", (double) plurality / queries);
         return new AdaptationOutcome(name(), acc, pred, student.classNames(),
-                Map.of("source", source.spent(), "target", PrivacyCost.NOT_PRIVATE), diag);
+                Map.of("source", source.spent(), "target", PrivacyCost.NOT_PRIVATE), diag)
+                .withScores(Classifiers.binaryScores(student, task.evaluation().features()));
     }
 
     /**

@@ -61,8 +61,9 @@ public final class SaMethod implements AdaptationMethod {
         Classifier model = Classifiers.train(config, SubspaceAlignment.transformSource(task.source().features(), ps, pt),
                 task.source().classLabels());
         int[] pred = new int[task.evaluation().size()];
-        double acc = Classifiers.accuracy(model, SubspaceAlignment.transformTarget(task.evaluation().features(), pt),
-                task.evaluation(), pred);
-        return new AdaptationOutcome(name(), acc, pred, model.classNames(), NonPrivate.both(), Map.of("k", k));
+        org.privadapt.math.FeatureMatrix aligned = SubspaceAlignment.transformTarget(task.evaluation().features(), pt);
+        double acc = Classifiers.accuracy(model, aligned, task.evaluation(), pred);
+        return new AdaptationOutcome(name(), acc, pred, model.classNames(), NonPrivate.both(), Map.of("k", k))
+                .withScores(Classifiers.binaryScores(model, aligned));
     }
 }
