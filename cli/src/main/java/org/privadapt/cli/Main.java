@@ -128,6 +128,10 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
             w.println("privadapt: " + oneLine(e.getMessage()));
             return ExitCodes.ENGINE;
         }
+        if (e instanceof org.privadapt.methods.gmmuda.EncoderMismatchException) {
+            w.println("privadapt: text encoder mismatch: " + oneLine(e.getMessage()));
+            return ExitCodes.ENCODER;
+        }
         if (e instanceof UsageException || e instanceof CommandLine.ParameterException) {
             w.println("privadapt: " + oneLine(e.getMessage()));
             return ExitCodes.USAGE;

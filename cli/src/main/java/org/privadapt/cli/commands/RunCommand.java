@@ -116,6 +116,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         engine.refuseSpark("run");
         MethodConfig config = methodOptions.config(Map.of());
+        data.useTextEncoder(methodOptions.params.get(DataSpecs.ENCODER_PARAM), !output.json);
         int runs = methodOptions.runs;
         AdaptationMethod m = Runs.method(method);
         methodOptions.checkNames(List.of(m), java.util.Set.of());

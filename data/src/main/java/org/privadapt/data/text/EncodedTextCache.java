@@ -20,7 +20,8 @@ import java.util.function.IntConsumer;
  * A {@link TextEncoder}'s features cached on disk by content: the key is SHA-256 of the encoder's hash and the texts
  * encoded (each text's UTF-8 bytes with its length), so the same column of the same input file encoded by the same
  * model is read back instead of re-encoded (a bench's every run and method reads it once), and any change to the
- * file's text or to the model misses. The directory is {@code $PRIVADAPT_CACHE/encoded}, else
+ * file's text or to the model misses. The directory is {@code $PRIVADAPT_CACHE/encoded} (the system property
+ * {@code privadapt.cache} first, for tests), else
  * {@code ~/.cache/privadapt/encoded}; each entry is one file {@code NAME-KEY.f64} (magic, n, d, then n x d float64
  * row-major), written to a temporary file and moved into place, so a run stopped midway leaves no partial entry.
  * The features are public functions of the texts, but the texts are the data holder's: the cache is as private as
@@ -39,7 +40,7 @@ public final class EncodedTextCache {
 
     /** The default cache: {@code $PRIVADAPT_CACHE/encoded}, else {@code ~/.cache/privadapt/encoded}. */
     public static EncodedTextCache standard() {
-        String env = System.getenv(ENV);
+        String env = System.getProperty("privadapt.cache", System.getenv(ENV));
         Path root = env != null && !env.isBlank() ? Path.of(env)
                 : Path.of(System.getProperty("user.home"), ".cache", "privadapt");
         return new EncodedTextCache(root.resolve("encoded"));

@@ -13,6 +13,10 @@ import org.privadapt.models.uda.OutputMode;
  * target's labels; the paper's choice of K by target F1 is not repeated: K = 6 is its reported best, fixed).
  *
  * <ul>
+ *   <li>Text: {@code encoder} (bow, the default: the hashed bag of words; minilm: paper 004's frozen public pretrained
+ *       transformer, all-MiniLM-L6-v2, from the encoders module). Read by the data loader when a text suite is
+ *       encoded, not here: the frozen encoder's output is this method's public input, and what follows (the
+ *       {@code hidden} layers and the classifier, DP-SGD-trained; the mixture, DP-EM) is what the paper trains.
  *   <li>Source model: {@code row-norm} (rows scaled to this L2 norm before the network; 8 for the private release,
  *       1 otherwise: {@link #rowNorm}), {@code hidden} (encoder widths, default 256), {@code activation} (encoder, tanh: bounded features,
  *       so the GMM's clipping rarely bites), {@code epochs} (20), {@code batch} (expected logical batch, 64), {@code lr}
@@ -35,7 +39,7 @@ public record GmmUdaConfig(double rowNorm, int[] hidden, Activation activation, 
                            Adversary adversary, String mode, int adaptEpochs, int adaptBatch, double adaptLr, double kd,
                            double temperature, double im, double diversity, int[] discHidden, long seed) {
 
-    public static final Set<String> PARAMETERS = Set.of("row-norm", "hidden", "activation", "epochs", "batch", "lr", "optimizer", "clip", "weight-decay",
+    public static final Set<String> PARAMETERS = Set.of("encoder", "row-norm", "hidden", "activation", "epochs", "batch", "lr", "optimizer", "clip", "weight-decay",
             "components", "covariance", "em-iterations", "feature-clip", "em-share", "adversary", "mode", "adapt-epochs",
             "adapt-batch", "adapt-lr", "kd", "temperature", "im", "diversity", "disc-hidden", "pipeline", "attack-holdout");
 

@@ -37,7 +37,7 @@ class SourceReleaseArtifactTest {
                 NoiseSource.seeded(3), null);
         FeatureMatrix x = GmmUdaMethod.unit(s.features());
         SourceRelease r = SourceRelease.trainPrivate(x, s.labels().orElseThrow(), c, session);
-        return SourceReleaseArtifact.of(r, GmmUdaMethodTest.LABELS, true, 12, "none", settings, 1L, session, "run-test");
+        return SourceReleaseArtifact.of(r, GmmUdaMethodTest.LABELS, true, 12, "none", org.privadapt.data.text.TextEncoding.Identity.BOW, settings, 1L, session, "run-test");
     }
 
     @Test
