@@ -95,5 +95,10 @@ class TextEncoderCliTest {
                 csv.toString(), "--param", "encoder=" + LetterCountEncoder.NAME);
         assertThat(notText.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(notText.err().strip()).doesNotContain("\n").contains("only a text suite's texts are encoded");
+
+        CliHarness.Result spark = CliHarness.run("run", "--method", "uda-gmm", "--engine", "spark", "--source", "parquet:" + csv,
+                "--target", "parquet:" + csv, "--feature-columns", "a,b", "--label-column", "label", "--param", "encoder=" + LetterCountEncoder.NAME);
+        assertThat(spark.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(spark.err().strip()).doesNotContain("\n").contains("the text encoders run in process");
     }
 }
