@@ -30,9 +30,11 @@ for e in 5 2.5 15 7.5; do
   "$PA" bench iu-chest-xray-uda --methods dp-uda-gmm --param encoder=minilm --epsilon "$e" --delta 1e-5 --runs 3 --seed 1 \
     --out "$OUT/minilm-cdan-dp-eps$e.json" > "$OUT/minilm-cdan-dp-eps$e.md"
 done
-# membership inference (30 % of the source held out, full covariances), without DP and at epsilon 5 and 15, one run
+# membership inference (30 % of the source held out, full covariances), without DP and at each epsilon, one run
 "$PA" bench iu-chest-xray-uda --methods uda-gmm,dp-uda-gmm --param encoder=minilm --param attack-holdout=0.3 \
   --param covariance=full --epsilon 5,15 --delta 1e-5 --runs 1 --seed 1 --out "$OUT/minilm-mia.json" > "$OUT/minilm-mia.md"
+"$PA" bench iu-chest-xray-uda --methods dp-uda-gmm --param encoder=minilm --param attack-holdout=0.3 \
+  --param covariance=full --epsilon 2.5,7.5 --delta 1e-5 --runs 1 --seed 1 --out "$OUT/minilm-mia2.json" > "$OUT/minilm-mia2.md"
 # the non-private references (no adapt, with source, w/o source), 3 runs
 "$PA" bench iu-chest-xray-uda --methods source-only,uda-with-source,uda-gmm --param encoder=minilm --runs 3 --seed 1 \
   --out "$OUT/minilm-cdan-nonprivate.json" > "$OUT/minilm-cdan-nonprivate.md"
