@@ -22,3 +22,25 @@ mkdir -p "$OUT"
 # Amazon reviews, one binary label, the same pipeline (pipeline=gmm-uda), two pairs, DP at epsilon 5
 "$PA" bench amazon-reviews --tasks B:D,E:K --methods source-only,uda-with-source,uda-gmm,dp-uda-gmm --param pipeline=gmm-uda \
   --epsilon 5 --delta 1e-5 --runs 1 --seed 1 --out "$OUT/amazon.json" > "$OUT/amazon.md"
+# Issue 47: the same suite with paper 004's frozen public pretrained encoder (encoder=minilm: all-MiniLM-L6-v2, the
+# launcher runs the encoders jar; the reports are encoded once and cached under $PRIVADAPT_CACHE/encoded, default
+# ~/.cache/privadapt/encoded). The private release's defaults on it are row-norm 32 and lr 3e-3 (GmmUdaConfig).
+# CDAN, DP at each epsilon, 3 runs
+for e in 5 2.5 15 7.5; do
+  "$PA" bench iu-chest-xray-uda --methods dp-uda-gmm --param encoder=minilm --epsilon "$e" --delta 1e-5 --runs 3 --seed 1 \
+    --out "$OUT/minilm-cdan-dp-eps$e.json" > "$OUT/minilm-cdan-dp-eps$e.md"
+done
+# membership inference (30 % of the source held out, full covariances), without DP and at each epsilon, one run
+"$PA" bench iu-chest-xray-uda --methods uda-gmm,dp-uda-gmm --param encoder=minilm --param attack-holdout=0.3 \
+  --param covariance=full --epsilon 5,15 --delta 1e-5 --runs 1 --seed 1 --out "$OUT/minilm-mia.json" > "$OUT/minilm-mia.md"
+"$PA" bench iu-chest-xray-uda --methods dp-uda-gmm --param encoder=minilm --param attack-holdout=0.3 \
+  --param covariance=full --epsilon 2.5,7.5 --delta 1e-5 --runs 1 --seed 1 --out "$OUT/minilm-mia2.json" > "$OUT/minilm-mia2.md"
+# the non-private references (no adapt, with source, w/o source), 3 runs
+"$PA" bench iu-chest-xray-uda --methods source-only,uda-with-source,uda-gmm --param encoder=minilm --runs 3 --seed 1 \
+  --out "$OUT/minilm-cdan-nonprivate.json" > "$OUT/minilm-cdan-nonprivate.md"
+# DANN rows (DP at epsilon 5), 3 runs
+"$PA" bench iu-chest-xray-uda --methods uda-with-source,uda-gmm,dp-uda-gmm --param encoder=minilm --param adversary=dann \
+  --epsilon 5 --delta 1e-5 --runs 3 --seed 1 --out "$OUT/minilm-dann.json" > "$OUT/minilm-dann.md"
+# the encoder's speed (no cache): reports per second over the findings column
+java -cp "$ROOT/encoders/target/privadapt-encoders.jar" org.privadapt.encoders.EncoderSpeed \
+  "${PRIVADAPT_DATA:-$ROOT/../shared/data}/iu-chest-xray/indiana_reports.csv" findings 1000 > "$OUT/minilm-speed.txt"

@@ -76,6 +76,39 @@ public final class DataSpecs {
 
     private BenchmarkRegistry registry;
 
+    /** {@code --param encoder=NAME}: how the text suites' texts become features (bow, the default, or minilm). */
+    public static final String ENCODER_PARAM = "encoder";
+
+    /**
+     * Encodes the text suites' texts with the encoder {@code name} ({@code --param encoder}; null: the hashed bag of
+     * words), found by ServiceLoader (the encoders jar, which the launcher runs when {@code encoder=minilm} is asked),
+     * cached by content, with a progress bar on standard error when {@code showProgress}.
+     *
+     * @throws UsageException (one line) for an encoder that is not on the classpath
+     */
+    public void useTextEncoder(String name, boolean showProgress) {
+        org.privadapt.data.text.TextEncoding enc;
+        try {
+            enc = org.privadapt.data.text.TextEncoding.named(name, (task, total) -> {
+                Progress p = Progress.start(task, total, showProgress && total >= 200);
+                return new org.privadapt.data.text.EncodingProgress.Display() {
+                    @Override
+                    public void done(int k) {
+                        p.stepTo(k);
+                    }
+
+                    @Override
+                    public void close() {
+                        p.close();
+                    }
+                };
+            });
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--param " + e.getMessage(), e);
+        }
+        registry().withTextEncoding(enc);
+    }
+
     public BenchmarkRegistry registry() {
         if (registry == null) {
             registry = BenchmarkRegistry.standard(DataRoot.resolve(dataRoot));
@@ -143,6 +176,21 @@ public final class DataSpecs {
                 dimension, noHeader ? Boolean.FALSE : null, labelsOptional, namedLabelOptional);
     }
 
+    /** The dataset, refused when a text encoder was asked for and the suite's rows are not its texts' features. */
+    private static Dataset encoded(BenchmarkRegistry reg, Dataset d, String spec) {
+        org.privadapt.data.text.TextEncoding.Identity want = reg.textEncoding().identity();
+        if (!want.equals(org.privadapt.data.text.TextEncoding.Identity.BOW)
+                && !org.privadapt.data.text.TextEncoding.identity(d).equals(want)) {
+            throw notText(reg, spec);
+        }
+        return d;
+    }
+
+    private static UsageException notText(BenchmarkRegistry reg, String spec) {
+        return new UsageException("--param encoder=" + reg.textEncoding().name() + ": only a text suite's texts are encoded "
+                + "(iu-chest-xray-uda); " + spec + " is not one (its features are read as they are): drop the parameter");
+    }
+
     /** Which split of a benchmark domain a role reads when the reference names none. */
     /**
      * SOURCE, TARGET (labels optional: no method reads an adaptation target's labels), EVALUATION (labelled), and
@@ -172,9 +220,12 @@ public final class DataSpecs {
                     case TARGET -> s.adaptSplit();
                     case EVALUATION, PREDICTION -> s.evalSplit();
                 };
-                return reg.loadRef(spec + ":" + split);
+                return encoded(reg, reg.loadRef(spec + ":" + split), spec);
             }
-            return reg.loadRef(spec);
+            return encoded(reg, reg.loadRef(spec), spec);
+        }
+        if (!reg.textEncoding().identity().equals(org.privadapt.data.text.TextEncoding.Identity.BOW)) {
+            throw notText(reg, spec);
         }
         Path p = Path.of(spec);
         String domain = p.getFileName() == null ? spec : p.getFileName().toString();

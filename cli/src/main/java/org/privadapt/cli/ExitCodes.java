@@ -23,6 +23,11 @@ public final class ExitCodes {
      * spent or written.
      */
     public static final int ENGINE = 6;
+    /**
+     * The target's rows are encoded by another text encoder than the source's release was trained on (another
+     * {@code --param encoder}, or the same name with other weights): nothing was adapted, spent or written.
+     */
+    public static final int ENCODER = 7;
 
     private ExitCodes() {
     }

@@ -65,6 +65,7 @@ public final class MethodOptions {
      */
     public void checkNames(java.util.List<? extends org.privadapt.methods.core.AdaptationMethod> methods, java.util.Set<String> extra) {
         Map<String, String> all = new LinkedHashMap<>(params);
+        all.remove(DataSpecs.ENCODER_PARAM); // read by the data loader for the text suites, whichever the method
         extra.forEach(e -> all.put(e, ""));
         try {
             org.privadapt.methods.core.MethodParameters.check(methods, all);

@@ -85,6 +85,13 @@ public final class Progress implements AutoCloseable {
         }
     }
 
+    /** Sets the bar to {@code k} steps done (for work that reports its count, as an encoding does). */
+    public void stepTo(long k) {
+        if (bar != null) {
+            bar.stepTo(k);
+        }
+    }
+
     public void message(String extra) {
         if (bar != null) {
             bar.setExtraMessage(extra);

@@ -94,6 +94,12 @@ public final class InspectCommand implements Callable<Integer> {
                 a.checksum().substring(0, Math.min(16, a.checksum().length())));
         w.println(signer == null ? "unsigned" : signer.describe() + (verify.verified() != null ? ", verified with --verify-key "
                 + verify.file : "; not verified (give the signer's public key with --verify-key)"));
+        JsonNode te = a.payload().path("featurisation").path("text_encoder");
+        if (te.isObject()) {
+            // paper 004's releases: which text encoder the target's rows must be encoded with (issue 47)
+            w.printf(Locale.ROOT, "text encoder %s%s%n", te.path("name").asText(), te.path("sha256").asText().isEmpty() ? ""
+                    : " (sha256 " + te.path("sha256").asText() + ")");
+        }
         w.println();
         JsonNode p = a.privacy();
         boolean isPrivate = p.path("private").asBoolean(false);

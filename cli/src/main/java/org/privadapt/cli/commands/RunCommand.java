@@ -109,6 +109,11 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (engine.spark()) {
+            if (!org.privadapt.data.text.TextEncoders.BOW.equals(org.privadapt.data.text.TextEncoders.normalise(
+                    methodOptions.params.get(DataSpecs.ENCODER_PARAM)))) {
+                throw new UsageException("--param encoder: the text encoders run in process; with --engine spark the rows' "
+                        + "named feature columns are read as they are");
+            }
             return new SparkRun(this).run();
         }
         if (!classes.isEmpty()) {
@@ -116,6 +121,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         engine.refuseSpark("run");
         MethodConfig config = methodOptions.config(Map.of());
+        data.useTextEncoder(methodOptions.params.get(DataSpecs.ENCODER_PARAM), !output.json);
         int runs = methodOptions.runs;
         AdaptationMethod m = Runs.method(method);
         methodOptions.checkNames(List.of(m), java.util.Set.of());

@@ -221,6 +221,12 @@ public final class SourceReleaseCommand implements Callable<Integer> {
             throw new UsageException("--param: " + e.getMessage(), e);
         }
         String pre = Runs.preprocessing(preprocess).spec();
+        org.privadapt.data.text.TextEncoding.Identity textEncoder = org.privadapt.data.text.TextEncoding.Identity.BOW;
+        if (engine.spark() && params.containsKey(DataSpecs.ENCODER_PARAM)
+                && !org.privadapt.data.text.TextEncoders.BOW.equals(org.privadapt.data.text.TextEncoders.normalise(params.get(DataSpecs.ENCODER_PARAM)))) {
+            throw new UsageException("--param encoder: the text encoders run in process; with --engine spark the release "
+                    + "reads the named feature columns as they are");
+        }
         PrivacySession session;
         org.privadapt.methods.gmmuda.SourceRelease r;
         boolean multi;
@@ -248,7 +254,9 @@ public final class SourceReleaseCommand implements Callable<Integer> {
             multi = false;
             names = java.util.List.copyOf(classes);
         } else {
+            data.useTextEncoder(params.get(DataSpecs.ENCODER_PARAM), !json);
             Dataset source = TargetCommand.prepare(data, dataRef, DataSpecs.Role.SOURCE, pre, "source").withPublicFacts(party.declared());
+            textEncoder = org.privadapt.data.text.TextEncoding.identity(source);
             org.privadapt.cli.DeltaPolicy.check("source", party.delta(), source.size(), party.allowLargeDelta, spec.commandLine().getErr());
             org.privadapt.data.Labels y = source.labels().orElseThrow(() -> new org.privadapt.data.DataException(source.firstFile(), null,
                     "has no labels; the source's encoder and classifier need labelled rows"));
@@ -266,7 +274,7 @@ public final class SourceReleaseCommand implements Callable<Integer> {
             dimension = source.dimension();
         }
         org.privadapt.methods.gmmuda.SourceReleaseArtifact a = org.privadapt.methods.gmmuda.SourceReleaseArtifact.of(r, names, multi,
-                dimension, pre, params, 1L, session, TargetCommand.runId(party));
+                dimension, pre, textEncoder, params, 1L, session, TargetCommand.runId(party));
         org.privadapt.methods.artifacts.Artifact written = sign.sign(a.toArtifact());
         written.write(out);
         PrintWriter w = spec.commandLine().getOut();
@@ -278,6 +286,8 @@ public final class SourceReleaseCommand implements Callable<Integer> {
         summary.put("task", multi ? "multi-label" : "classes");
         summary.put("labels", names.size());
         summary.put("input_dim", dimension);
+        summary.put("text_encoder", textEncoder.name());
+        summary.put("text_encoder_sha256", textEncoder.hash());
         summary.put("components", r.mixture().components());
         summary.put("epsilon_spent", session.spent().epsilon());
         summary.put("delta", session.spent().delta());
@@ -294,6 +304,10 @@ public final class SourceReleaseCommand implements Callable<Integer> {
                     rows, dimension, names.size(), multi ? "labels (multi-label)" : "classes",
                     r.parameters().get("source_model"), r.mixture().components(),
                     r.mixture().covarianceType().name().toLowerCase(Locale.ROOT));
+            if (!textEncoder.equals(org.privadapt.data.text.TextEncoding.Identity.BOW)) {
+                w.printf(Locale.ROOT, "text encoder: %s (public, frozen; the target must encode its rows with the same)%n",
+                        textEncoder.describe());
+            }
             w.printf(Locale.ROOT, "privacy: source spent epsilon %s, delta %s (%s)%s%n",
                     org.privadapt.cli.Runs.formatNumber(session.spent().epsilon()),
                     org.privadapt.cli.Runs.formatNumber(session.spent().delta()), session.relation().description(),

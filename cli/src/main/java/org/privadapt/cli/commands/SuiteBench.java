@@ -106,6 +106,13 @@ final class SuiteBench {
                     reg.suites().stream().filter(x -> !x.taskPairs().isEmpty()).map(Suite::name).toList())
                     + "; or give its domains with --tasks SOURCE:TARGET, or run it with `run --source ... --target ...`");
         }
+        data.useTextEncoder(methodOptions.params.get(DataSpecs.ENCODER_PARAM), !output.json);
+        if (!reg.textEncoding().identity().equals(org.privadapt.data.text.TextEncoding.Identity.BOW)
+                && !org.privadapt.data.text.TextEncoding.identity(reg.load(suite.name(), pairs.get(0)[0], suite.trainSplit()))
+                .equals(reg.textEncoding().identity())) {
+            throw new UsageException("--param encoder=" + reg.textEncoding().name() + ": only a text suite's texts are encoded "
+                    + "(iu-chest-xray-uda); suite '" + suite.name() + "' is not one: drop the parameter");
+        }
         DefaultPreprocessing.Choice preDefault = preprocess != null ? null
                 : DefaultPreprocessing.choose(methodOptions.withTask(reg.load(suite.name(), pairs.get(0)[0], suite.trainSplit())), anyPrivate,
                         methodOptions.params.containsKey("target-train"));

@@ -221,6 +221,8 @@ public final class TargetAdaptCommand implements Callable<Integer> {
         if (!classifier.equals("lr")) {
             throw new UsageException("--classifier: " + m + " adapts the source's encoder and keeps its classifier; drop --classifier");
         }
+        // --param encoder: how the target's rows are encoded; the release refuses another encoder than its own
+        String encoder = params.remove(DataSpecs.ENCODER_PARAM);
         for (String k : params.keySet()) {
             if (org.privadapt.methods.gmmuda.SourceReleaseArtifact.SOURCE_PARAMETERS.contains(k)) {
                 throw new UsageException("--param " + k + ": a setting of the source's release (fixed in " + releaseFile
@@ -239,7 +241,9 @@ public final class TargetAdaptCommand implements Callable<Integer> {
         if (evalRef != null) {
             data.allowUnlabelledTarget(); // --eval must hold a named label column, --data may lack it
         }
+        data.useTextEncoder(encoder, !json);
         Dataset rows = TargetCommand.prepare(data, dataRef, DataSpecs.Role.TARGET, rel.preprocessing(), "target");
+        rel.requireEncoder(org.privadapt.data.text.TextEncoding.identity(rows), releaseFile.toString());
         checkDimension(rows, rel);
         Dataset eval;
         if (evalRef != null) {

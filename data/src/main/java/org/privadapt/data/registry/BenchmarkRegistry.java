@@ -29,6 +29,8 @@ public final class BenchmarkRegistry {
     private final Map<String, Suite> suites = new LinkedHashMap<>();
     private final Map<String, SuiteReader> readers = new LinkedHashMap<>();
     private final Map<String, Map<String, Dataset>> cache = new ConcurrentHashMap<>();
+    /** How the text suites encode their texts (set before the first load; the bag of words by default). */
+    private volatile org.privadapt.data.text.TextEncoding textEncoding = org.privadapt.data.text.TextEncoding.BOW;
 
     /** Reads every (domain, split) of one suite at once, so that they share one encoding schema. */
     @FunctionalInterface
@@ -64,7 +66,7 @@ public final class BenchmarkRegistry {
         r.addGasTurbine();
         r.addWind();
         r.addChestXray();
-        r.add(IuChestXrayUda.suite(), IuChestXrayUda::readAll);
+        r.add(IuChestXrayUda.suite(), root1 -> IuChestXrayUda.readAll(root1, r.textEncoding));
         r.add(ReutersDa.suite(), ReutersDa::readAll);
         r.add(NewsgroupsDa.suite(), NewsgroupsDa::readAll);
         r.add(Mtfs3Vggm.suite(), Mtfs3Vggm::readAll);
@@ -75,6 +77,19 @@ public final class BenchmarkRegistry {
 
     public Path root() {
         return root;
+    }
+
+    /**
+     * Encodes the text suites' texts with {@code encoding} (paper 004's {@code --param encoder=minilm}) instead of the
+     * hashed bag of words. Only suites read after the call are affected.
+     */
+    public BenchmarkRegistry withTextEncoding(org.privadapt.data.text.TextEncoding encoding) {
+        this.textEncoding = java.util.Objects.requireNonNull(encoding, "encoding");
+        return this;
+    }
+
+    public org.privadapt.data.text.TextEncoding textEncoding() {
+        return textEncoding;
     }
 
     public List<Suite> suites() {
@@ -124,13 +139,14 @@ public final class BenchmarkRegistry {
             throw new DataException(missing.get(0), null, "no such file (suite '" + suiteName + "' needs "
                     + s.files().size() + " files under the data root " + root + "; set --data-root or " + DataRoot.ENV + ")");
         }
-        Map<String, Dataset> all = cache.get(suiteName);
+        String cacheKey = suiteName + "|" + textEncoding.name();
+        Map<String, Dataset> all = cache.get(cacheKey);
         if (all == null) {
             synchronized (this) {
-                all = cache.get(suiteName);
+                all = cache.get(cacheKey);
                 if (all == null) {
                     all = readers.get(suiteName).readAll(root);
-                    cache.put(suiteName, all);
+                    cache.put(cacheKey, all);
                 }
             }
         }

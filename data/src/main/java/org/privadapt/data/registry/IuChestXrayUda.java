@@ -15,6 +15,7 @@ import org.privadapt.data.MultiLabels;
 import org.privadapt.data.PrivateText;
 import org.privadapt.data.io.TextTable;
 import org.privadapt.data.text.HashedBagOfWords;
+import org.privadapt.data.text.TextEncoding;
 
 /**
  * The {@code iu-chest-xray-uda} suite: paper 004's multi-label clinical-text adaptation (MIMIC-CXR -> IU X-ray)
@@ -38,7 +39,9 @@ import org.privadapt.data.text.HashedBagOfWords;
  *       {@code Hydropneumothorax}, {@code Pericardial Effusion}) map to nothing. In this file the {@code Problems}
  *       field lists exactly the MeSH main headings of every report, so reading either gives the same labels.</li>
  *   <li><b>Features</b>: {@link HashedBagOfWords#standard()} (2^12 buckets, unigrams, log(1 + tf), L2 rows):
- *       nothing, not even a vocabulary, is read from the rows.</li>
+ *       nothing, not even a vocabulary, is read from the rows; or, with {@code --param encoder=NAME}
+ *       ({@link TextEncoding}), a frozen public pretrained encoder's features of each text (paper 004's design:
+ *       {@code minilm}, 384 features), equally row-local and public.</li>
  * </ul>
  */
 public final class IuChestXrayUda {
@@ -150,19 +153,23 @@ public final class IuChestXrayUda {
                 b.stream().map(Report::impression).toList(), new MultiLabels(b.stream().map(Report::y).toArray(int[][]::new), LABELS));
     }
 
-    /** Reads both domains (keys {@code findings:all}, {@code impression:all}). */
+    /** Reads both domains (keys {@code findings:all}, {@code impression:all}) with the hashed bag of words. */
     static Map<String, Dataset> readAll(Path root) throws DataException {
+        return readAll(root, TextEncoding.BOW);
+    }
+
+    /** Reads both domains, their texts encoded by {@code f}. */
+    static Map<String, Dataset> readAll(Path root, TextEncoding f) throws DataException {
         TextTable t = TextTable.read(root.resolve(FILE), TextTable.Format.csv());
         Halves h = split(t);
-        HashedBagOfWords f = HashedBagOfWords.standard();
         Map<String, Dataset> m = new LinkedHashMap<>();
         String why = "eligible reports (non-empty findings and impression: " + h.eligible() + " of " + h.reports()
                 + ") split by uid with seed " + SEED;
         m.put("findings:all", f.transform(h.sourceFindings(), SUITE + "/findings:all", h.sourceLabels(), t.file(),
-                t.hashes().get(0), "column 'findings' of half A (" + h.sourceUids().size() + " reports), labels from 'MeSH'")
+                t.hashes().get(0), "column 'findings' of half A (" + h.sourceUids().size() + " reports), labels from 'MeSH'", "findings")
                 .withLabels(h.sourceLabels(), why + "; half A, labels = 9 MeSH headings"));
         m.put("impression:all", f.transform(h.targetImpressions(), SUITE + "/impression:all", h.targetLabels(), t.file(),
-                t.hashes().get(0), "column 'impression' of half B (" + h.targetUids().size() + " reports), labels from 'MeSH'")
+                t.hashes().get(0), "column 'impression' of half B (" + h.targetUids().size() + " reports), labels from 'MeSH'", "impressions")
                 .withLabels(h.targetLabels(), why + "; half B, labels = 9 MeSH headings (for evaluation only)"));
         return m;
     }

@@ -78,15 +78,15 @@ public record SourceRelease(EncoderClassifier model, GaussianMixture mixture, Dp
         return out;
     }
 
-    private static StackDpSgdTrainer.Config sgd(GmmUdaConfig c, long iterations, double sigma) {
-        return new StackDpSgdTrainer.Config(iterations, c.batch(), c.clip(), sigma, 512, c.optimizer(), c.lr(), "constant", c.weightDecay(),
+    private static StackDpSgdTrainer.Config sgd(GmmUdaConfig c, long iterations, double sigma, boolean isPrivate) {
+        return new StackDpSgdTrainer.Config(iterations, c.batch(), c.clip(), sigma, 512, c.optimizer(), c.learningRate(isPrivate), "constant", c.weightDecay(),
                 c.seed() ^ 0x9E3779B97F4A7C15L);
     }
 
     /** Non-private source model, and (with {@code mixture}) a mixture fitted by plain EM on its source features. */
     public static SourceRelease trainNonPrivate(FeatureMatrix x, Labels y, GmmUdaConfig c, boolean mixture) {
         long steps = (long) Math.ceil((double) c.epochs() * x.rows() / c.batch());
-        StackDpSgdTrainer.Result r = StackDpSgdTrainer.trainNonPrivate(init(x.cols(), outputs(y), c), x, targets(y), sgd(c, steps, 0));
+        StackDpSgdTrainer.Result r = StackDpSgdTrainer.trainNonPrivate(init(x.cols(), outputs(y), c), x, targets(y), sgd(c, steps, 0, false));
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("source_model", "encoder " + java.util.Arrays.toString(c.hidden()) + " " + c.activation().name().toLowerCase()
                 + ", linear classifier, non-private, " + steps + " steps");
@@ -123,7 +123,7 @@ public record SourceRelease(EncoderClassifier model, GaussianMixture mixture, Dp
                 c.emIterations(), emSigma, c.seed() ^ 0xC0FFEEL);
         DpEvent emEvent = DpGaussianMixtureEm.event(em);
         long steps = Math.max(1, (long) Math.ceil(c.epochs() / Math.min(1.0, (double) c.batch() / n)));
-        StackDpSgdTrainer.Config base = sgd(c, steps, 1.0);
+        StackDpSgdTrainer.Config base = sgd(c, steps, 1.0, true);
         double sgdSigma = NoiseCalibration.smallest(sig -> ComposedEvent.of(StackDpSgdTrainer.event(base.withNoiseMultiplier(sig), n),
                 emEvent), acc, eps, delta, steps + " DP-SGD steps after DP-EM");
         StackDpSgdTrainer.Config sgd = base.withNoiseMultiplier(sgdSigma);

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.privadapt.data.text.TextEncoding;
 import org.privadapt.math.DenseMatrix;
 import org.privadapt.methods.artifacts.Artifact;
 import org.privadapt.methods.artifacts.ArtifactException;
@@ -33,18 +34,21 @@ import org.privadapt.privacy.events.EventJson;
  * {@link DenseMatrix#data()} holds them. Reading rebuilds the same network and mixture bit for bit, so the target's
  * predictions and log densities are the source's.
  *
+ * @param textEncoder the text encoder the source's rows were encoded with ({@code bow} for the hashed bag of words
+ *                    or rows that are no text; otherwise a frozen pretrained encoder's name and the SHA-256 of its
+ *                    weights and tokenizer): the target must encode its rows with the same ({@link #requireEncoder})
  * @param settings the source's {@code --param} settings (public, fixed before any data are read)
  * @param seed     the public seed of the settings (initialisation; the target's adaptation uses it unless told otherwise)
  */
 public record SourceReleaseArtifact(SourceRelease release, List<String> labels, boolean multiLabel, int inputDim,
-                                    String preprocessing, Map<String, String> settings, long seed, ObjectNode privacy,
+                                    String preprocessing, TextEncoding.Identity textEncoder, Map<String, String> settings, long seed, ObjectNode privacy,
                                     String runId, String created, String checksum) {
     /** The method named in the artifact. */
     public static final String METHOD = "dp-uda-gmm";
     /** The row normalisation both sides apply after the preprocessing ({@link GmmUdaMethod#unit}). */
     public static final String ROW_NORMALISATION = "unit-l2";
     /** The settings that shape the source's release (the others are the target's adaptation's). */
-    public static final Set<String> SOURCE_PARAMETERS = Set.of("row-norm", "hidden", "activation", "epochs", "batch", "lr", "optimizer", "clip",
+    public static final Set<String> SOURCE_PARAMETERS = Set.of("encoder", "row-norm", "hidden", "activation", "epochs", "batch", "lr", "optimizer", "clip",
             "weight-decay", "components", "covariance", "em-iterations", "feature-clip", "em-share");
     /** The settings of the target's adaptation ({@code target adapt --param}). */
     public static final Set<String> TARGET_PARAMETERS = Set.of("adversary", "mode", "adapt-epochs", "adapt-batch", "adapt-lr",
@@ -61,7 +65,7 @@ public record SourceReleaseArtifact(SourceRelease release, List<String> labels, 
      * private or seeded) with what it covers; the target's side spends nothing.
      */
     public static SourceReleaseArtifact of(SourceRelease release, List<String> labels, boolean multiLabel, int inputDim,
-                                           String preprocessing, Map<String, String> settings, long seed,
+                                           String preprocessing, TextEncoding.Identity textEncoder, Map<String, String> settings, long seed,
                                            org.privadapt.privacy.PrivacySession session, String runId) {
         ObjectNode privacy = org.privadapt.methods.prima.Prima.statement(session, "source", session.target().delta());
         privacy.put("guarantee", "(epsilon, delta)-DP for the source's records under " + session.relation().description()
@@ -70,11 +74,26 @@ public record SourceReleaseArtifact(SourceRelease release, List<String> labels, 
         privacy.put("covers", "encoder, classifier, mixture, plan parameters; n, the label set and the feature layout are "
                 + "declared public");
         privacy.put("target_spends", 0.0);
-        SourceReleaseArtifact a = new SourceReleaseArtifact(release, labels, multiLabel, inputDim, preprocessing, settings, seed,
+        SourceReleaseArtifact a = new SourceReleaseArtifact(release, labels, multiLabel, inputDim, preprocessing, textEncoder, settings, seed,
                 privacy, runId, java.time.Instant.now().toString(), null);
         String checksum = a.toArtifact().checksum();
-        return new SourceReleaseArtifact(release, labels, multiLabel, inputDim, preprocessing, settings, seed, privacy, runId,
+        return new SourceReleaseArtifact(release, labels, multiLabel, inputDim, preprocessing, textEncoder, settings, seed, privacy, runId,
                 a.created(), checksum);
+    }
+
+    /**
+     * Refuses rows encoded by another text encoder than the release's (another name, or the same name with other
+     * weights): the released encoder, classifier and mixture are over the release's feature space only.
+     *
+     * @param rows the encoder of the target's rows ({@link TextEncoding#identity(org.privadapt.data.Dataset)})
+     * @throws EncoderMismatchException one line naming both
+     */
+    public void requireEncoder(TextEncoding.Identity rows, String where) throws EncoderMismatchException {
+        if (!textEncoder.equals(rows)) {
+            String fix = textEncoder.name().equals(rows.name()) ? "" : "; encode them with --param encoder=" + textEncoder.name();
+            throw new EncoderMismatchException(where + ": the release was trained on text encoder " + textEncoder.describe()
+                    + ", the target's rows are encoded with " + rows.describe() + fix);
+        }
     }
 
     /** Whether the release's noise was drawn securely (false: seeded, NOT differentially private). */
@@ -95,6 +114,9 @@ public record SourceReleaseArtifact(SourceRelease release, List<String> labels, 
         f.put("input_dim", inputDim);
         f.put("preprocessing", preprocessing);
         f.put("row_normalisation", ROW_NORMALISATION);
+        ObjectNode te = f.putObject("text_encoder");
+        te.put("name", textEncoder.name());
+        te.put("sha256", textEncoder.hash());
         ObjectNode s = p.putObject("settings");
         new TreeMap<>(settings).forEach(s::put);
         p.put("seed", seed);
@@ -208,6 +230,16 @@ public record SourceReleaseArtifact(SourceRelease release, List<String> labels, 
             throw new ArtifactException(where + ": featurisation disagrees with input_dim " + d + " or is not followed by "
                     + ROW_NORMALISATION + " rows");
         }
+        TextEncoding.Identity textEncoder = TextEncoding.Identity.BOW; // releases made before issue 47: the bag of words
+        JsonNode te = f.get("text_encoder");
+        if (te != null) {
+            String name = Artifact.text(te, "name", where + ", featurisation.text_encoder");
+            String hash = te.path("sha256").asText("");
+            if (!name.matches("[a-z0-9._-]+") || !hash.matches("([0-9a-f]{64})?")) {
+                throw new ArtifactException(where + ": featurisation.text_encoder is not a name and a SHA-256");
+            }
+            textEncoder = new TextEncoding.Identity(name, hash);
+        }
         Map<String, String> settings = new LinkedHashMap<>();
         JsonNode sn = p.get("settings");
         if (sn == null || !sn.isObject()) {
@@ -263,7 +295,7 @@ public record SourceReleaseArtifact(SourceRelease release, List<String> labels, 
                     + enc.out());
         }
         SourceRelease r = new SourceRelease(model, gmm, event, plan);
-        return new SourceReleaseArtifact(r, labels, task.equals("multi-label"), d, pre, settings, seedNode.asLong(),
+        return new SourceReleaseArtifact(r, labels, task.equals("multi-label"), d, pre, textEncoder, settings, seedNode.asLong(),
                 a.privacy().deepCopy(), a.runId(), a.created(), a.checksum());
     }
 

@@ -29,6 +29,10 @@ class SourceReleaseArtifactTest {
     Path dir;
 
     static SourceReleaseArtifact make(String covariance) throws Exception {
+        return make(covariance, org.privadapt.data.text.TextEncoding.Identity.BOW);
+    }
+
+    static SourceReleaseArtifact make(String covariance, org.privadapt.data.text.TextEncoding.Identity encoder) throws Exception {
         Dataset s = GmmUdaMethodTest.data("s", 300, 12, 0, 1);
         Map<String, String> settings = Map.of("hidden", "8", "epochs", "3", "batch", "32", "components", "2", "em-iterations", "2",
                 "covariance", covariance);
@@ -37,7 +41,28 @@ class SourceReleaseArtifactTest {
                 NoiseSource.seeded(3), null);
         FeatureMatrix x = GmmUdaMethod.unit(s.features());
         SourceRelease r = SourceRelease.trainPrivate(x, s.labels().orElseThrow(), c, session);
-        return SourceReleaseArtifact.of(r, GmmUdaMethodTest.LABELS, true, 12, "none", settings, 1L, session, "run-test");
+        return SourceReleaseArtifact.of(r, GmmUdaMethodTest.LABELS, true, 12, "none", encoder, settings, 1L, session, "run-test");
+    }
+
+    /** Issue 47: the text encoder a release was trained on survives the round trip, and another one is refused. */
+    @Test
+    void theTextEncoderIsRecordedAndATargetOfAnotherIsRefused() throws Exception {
+        var minilm = new org.privadapt.data.text.TextEncoding.Identity("minilm", "ab".repeat(32));
+        SourceReleaseArtifact a = make("diag", minilm);
+        Path f = dir.resolve("minilm.json");
+        a.toArtifact().write(f);
+        SourceReleaseArtifact b = SourceReleaseArtifact.fromArtifact(Artifact.read(f, "release"), f.toString());
+        assertThat(b.textEncoder()).isEqualTo(minilm);
+        b.requireEncoder(minilm, "r.json"); // the same: accepted
+        assertThatThrownBy(() -> b.requireEncoder(org.privadapt.data.text.TextEncoding.Identity.BOW, "r.json"))
+                .isInstanceOf(EncoderMismatchException.class).hasMessageContaining("trained on text encoder minilm (sha256 abab")
+                .hasMessageContaining("--param encoder=minilm");
+        var otherWeights = new org.privadapt.data.text.TextEncoding.Identity("minilm", "cd".repeat(32));
+        assertThatThrownBy(() -> b.requireEncoder(otherWeights, "r.json")).isInstanceOf(EncoderMismatchException.class)
+                .hasMessageContaining("sha256 cdcd").hasMessageNotContaining("--param encoder");
+        // a release written before issue 47 (no text_encoder) reads as the bag of words
+        SourceReleaseArtifact bow = make("diag");
+        assertThat(bow.textEncoder()).isEqualTo(org.privadapt.data.text.TextEncoding.Identity.BOW);
     }
 
     @Test
