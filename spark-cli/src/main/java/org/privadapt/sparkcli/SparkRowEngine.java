@@ -1,7 +1,6 @@
 package org.privadapt.sparkcli;
 
 import java.util.List;
-import org.apache.spark.SparkConf;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -27,9 +26,10 @@ import org.privadapt.spark.SparkTable;
  * ({@link SparkPreprocessing}) and computes the release with the spark module ({@link SparkPrima#release}); the
  * caller's session (plan, charge, noise, ledger) is used on this JVM, the driver, only.
  *
- * <p>The session: the active one if the JVM has one (a test, a notebook), else one made with {@code --spark-master},
- * else with the master spark-submit set ({@code spark.master}), else {@code local[*]}. A session this engine made is
- * stopped when the rows are closed.
+ * <p>The session ({@link SparkSessions}): the active one if the JVM has one (a test, a notebook), else one made with
+ * {@code --spark-master}, else with the master spark-submit set ({@code spark.master}), else {@code local[*]}; quiet and
+ * without UI unless asked. The files and the columns' types are checked before any row is read ({@link SparkInputs}).
+ * A session this engine made is stopped when the rows are closed.
  */
 public final class SparkRowEngine implements RowEngine {
     @Override
@@ -41,9 +41,10 @@ public final class SparkRowEngine implements RowEngine {
     public PartyRows open(Request request) throws DataException {
         String where = request.data().substring(request.data().indexOf(':') + 1);
         boolean made = SparkSession.getActiveSession().isEmpty() && SparkSession.getDefaultSession().isEmpty();
-        SparkSession spark = session(request.master());
+        SparkSession spark = SparkSessions.session(request.master(), request.verbose(), request.ui());
         boolean ok = false;
         try {
+            SparkInputs.checkFiles(spark, request.data());
             Dataset<Row> frame;
             try {
                 frame = SparkData.frame(spark, request.data());
@@ -61,6 +62,7 @@ public final class SparkRowEngine implements RowEngine {
                 throw new DataException(where, "column '" + request.labelColumn() + "'", "no such label column (columns: "
                         + String.join(", ", present) + ")");
             }
+            SparkInputs.checkTypes(frame.schema(), request.featureColumns(), where);
             String problem;
             try {
                 problem = SparkData.firstProblem(frame, request.featureColumns(), request.labelColumn());
@@ -84,20 +86,8 @@ public final class SparkRowEngine implements RowEngine {
         }
     }
 
-    static SparkSession session(String master) {
-        SparkSession.Builder b = SparkSession.builder().appName("privadapt");
-        if (master != null) {
-            b.master(master);
-        } else if (!new SparkConf().contains("spark.master")) { // spark-submit sets spark.master
-            b.master("local[*]");
-        }
-        return b.getOrCreate();
-    }
-
     private static String firstLine(Throwable e) {
-        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        int nl = m.indexOf('\n');
-        return (nl < 0 ? m : m.substring(0, nl)).trim();
+        return SparkSessions.firstLine(e);
     }
 
     private record Rows(SparkSession spark, boolean made, SparkTable table, long size, String where) implements PartyRows {

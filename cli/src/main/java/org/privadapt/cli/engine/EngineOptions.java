@@ -45,13 +45,21 @@ public final class EngineOptions {
             description = "--engine spark: the feature columns, in order (the layout, public); with --label-column for the labels.")
     List<String> featureColumns = List.of();
 
+    @Option(names = "--verbose", description = "--engine spark: Spark's own log at its INFO level (default: warnings and errors only).")
+    boolean verbose;
+
+    @Option(names = "--spark-ui", description = "--engine spark: start Spark's web UI (default: off; a command that handles private "
+            + "rows opens no UI port unless asked).")
+    boolean ui;
+
     /** True for {@code --engine spark}; checks the options of the engine chosen (usage errors, before anything is read). */
     public boolean spark() {
         switch (engine) {
             case "inprocess":
             case "stream":
-                if (master != null || !featureColumns.isEmpty()) {
-                    throw new UsageException((master != null ? "--spark-master" : "--feature-columns") + " applies with --engine spark only");
+                if (master != null || !featureColumns.isEmpty() || verbose || ui) {
+                    throw new UsageException((master != null ? "--spark-master" : !featureColumns.isEmpty() ? "--feature-columns"
+                            : verbose ? "--verbose" : "--spark-ui") + " applies with --engine spark only");
                 }
                 if (chunkRows != null && engine.equals("inprocess")) {
                     throw new UsageException("--chunk-rows applies with --engine stream only");
@@ -107,6 +115,11 @@ public final class EngineOptions {
 
     public String master() {
         return master;
+    }
+
+    /** What the Spark engine reads for one party: these options' columns, master and logging, with the party's data. */
+    public RowEngine.Request request(String data, String labelColumn, String preprocessing) {
+        return new RowEngine.Request(data, featureColumns, labelColumn, preprocessing, master, verbose, ui);
     }
 
     public List<String> featureColumns() {

@@ -38,10 +38,18 @@ public interface RowEngine {
      * @param labelColumn    the label column, or null (rows read unlabelled)
      * @param preprocessing  row-local preprocessing applied to every row where it is ({@code none} for none)
      * @param master         the cluster to run on, or null for the engine's default
+     * @param verbose        the engine's own logging at its default level (else warnings and errors only)
+     * @param ui             the engine's web UI on (else off: a command that handles private rows opens no UI port)
      */
-    record Request(String data, List<String> featureColumns, String labelColumn, String preprocessing, String master) {
+    record Request(String data, List<String> featureColumns, String labelColumn, String preprocessing, String master,
+                   boolean verbose, boolean ui) {
         public Request {
             featureColumns = List.copyOf(featureColumns);
+        }
+
+        /** Quiet, no UI. */
+        public Request(String data, List<String> featureColumns, String labelColumn, String preprocessing, String master) {
+            this(data, featureColumns, labelColumn, preprocessing, master, false, false);
         }
     }
 
