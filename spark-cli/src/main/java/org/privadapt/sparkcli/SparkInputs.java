@@ -62,10 +62,6 @@ final class SparkInputs {
         } catch (Exception e) {
             return; // listing failed: Spark's read reports it
         }
-        if (kind.equals("csv") && directory && files.size() > 1) {
-            throw new DataException(where, null, "is a directory of " + files.size() + " files; --data csv:PATH reads one CSV file "
-                    + "(name the file; a table in several files: parquet:DIR or table:NAME)");
-        }
         for (FileStatus f : files.subList(0, Math.min(FILES_CHECKED, files.size()))) {
             boolean parquet = parquetMagic(fs, f);
             String name = directory ? " (file '" + f.getPath().getName() + "')" : "";
@@ -76,6 +72,10 @@ final class SparkInputs {
             if (kind.equals("csv") && parquet) {
                 throw new DataException(where, null, "is Parquet, not CSV" + name + "; use --data parquet:PATH");
             }
+        }
+        if (kind.equals("csv") && directory && files.size() > 1) {
+            throw new DataException(where, null, "is a directory of " + files.size() + " files; --data csv:PATH reads one CSV file "
+                    + "(name the file; a table in several files: parquet:DIR or table:NAME)");
         }
     }
 

@@ -224,9 +224,54 @@ class SparkEngineCliTest extends SparkEngineCliFixture {
         r = SparkCliSupport.run(release("prima", "csv:" + bad, out, ledger, List.of(), true));
         assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.DATA);
         assertThat(errorLines(r)).singleElement().asString().contains("column 'f4'").contains("missing");
+        // issue 45 item 4: the files and the types are checked before any row is read (no Spark job), each one line
+        Path typed = dir.resolve("typed.parquet");
+        spark.read().parquet(parquet.toString()).limit(4).withColumn("ts", functions.current_timestamp())
+                .withColumn("b", functions.col("f0").gt(0)).coalesce(1).write().parquet(typed.toString());
+        Path twoCsv = Files.createDirectories(dir.resolve("two-csv"));
+        Files.copy(csv, twoCsv.resolve("a.csv"));
+        Files.copy(csv, twoCsv.resolve("b.csv"));
+        for (String[] c : new String[][] {{"parquet:" + csv, "is not Parquet"}, {"csv:" + parquet, "is Parquet, not CSV"},
+            {"csv:" + twoCsv, "is a directory of 2 files"}, {"parquet:" + typed, "column 'ts': its type is timestamp, not a number"},
+            {"parquet:" + typed, "column 'b': its type is boolean, not a number"}}) {
+            args = release("prima", c[0], out, ledger, List.of(), true);
+            if (c[1].contains("column '")) {
+                args.set(args.indexOf("--feature-columns") + 1, "f0," + c[1].substring(8, c[1].indexOf("':")));
+            }
+            r = SparkCliSupport.run(args);
+            assertThat(r.code()).as(c[0] + ": " + r.err()).isEqualTo(ExitCodes.DATA);
+            assertThat(errorLines(r)).as(c[0]).singleElement().asString().contains(c[1]);
+        }
+        // in process the same directory is named as one
+        r = SparkCliSupport.run(release("prima", "csv:" + twoCsv, out, ledger, List.of(), false));
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.DATA);
+        assertThat(errorLines(r)).singleElement().asString().contains("is a directory");
+        // a master that is not one: a usage error; a standalone master that does not answer: exit 6 at once, not the data
+        for (String[] m : new String[][] {{"nonsense", "2"}, {"local[0]", "2"}, {"spark://127.0.0.1:1", "6"}}) {
+            args = release("prima", "parquet:" + parquet, out, ledger, List.of(), true);
+            args.set(args.indexOf("--spark-master") + 1, m[0]);
+            r = SparkCliSupport.run(args);
+            assertThat(r.code()).as(m[0] + ": " + r.err()).isEqualTo(Integer.parseInt(m[1]));
+            assertThat(errorLines(r)).as(m[0]).singleElement().asString().contains(m[0]);
+        }
         // nothing charged, nothing written: the ledger was never created
         assertThat(out).doesNotExist();
         assertThat(ledger).doesNotExist();
+        // the ledger before the rows: a damaged ledger is found before the bad value is (exit 5, not 3), a spent one
+        // before any row is read (exit 4), and neither is changed
+        Files.writeString(ledger, "{ not a ledger");
+        r = SparkCliSupport.run(release("prima", "csv:" + bad, out, ledger, List.of(), true));
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.ARTIFACT);
+        assertThat(errorLines(r)).singleElement().asString().contains(ledger.toString());
+        Files.delete(ledger);
+        r = SparkCliSupport.run(release("prima", "csv:" + csv, out, ledger, List.of(), true));
+        assertThat(r.code()).as(r.err()).isZero();
+        byte[] spent = Files.readAllBytes(ledger);
+        r = SparkCliSupport.run(release("prima", "csv:" + bad, dir.resolve("bad-out-2.json"), ledger, List.of(), true));
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.BUDGET);
+        assertThat(errorLines(r)).singleElement().asString().contains("over its budget");
+        assertThat(Files.readAllBytes(ledger)).isEqualTo(spent);
+        assertThat(dir.resolve("bad-out-2.json")).doesNotExist();
     }
 
     @Test

@@ -134,19 +134,21 @@ final class SparkBaselineRuns {
         double accuracy = (double) correct[0] / correct[1];
         Map<String, Object> cfgJson = SparkRunReport.config(m.name(), pre, preprocess == null ? "row-local default on Spark" : null,
                 methodOptions.describe(), engine.master(), null, null);
+        Map<String, Object> diagnostics = new LinkedHashMap<>(); // as in process
         if (method.equals("coral")) {
-            cfgJson.put("lambda", lambda);
+            diagnostics.put("lambda", lambda);
         } else if (method.equals("sa")) {
-            cfgJson.put("k", k);
+            diagnostics.put("k", k);
         }
         Map<String, org.privadapt.cli.report.Report.PartySpend> spent = new LinkedHashMap<>();
         spent.put("source", SparkRunReport.notPrivate());
-        spent.put("target", SparkRunReport.notPrivate());
+        // as in process: source-only reads the target's rows for evaluation only; CORAL and SA read their moments
+        spent.put("target", method.equals("source-only") ? SparkRunReport.nothing() : SparkRunReport.notPrivate());
         List<org.privadapt.cli.report.Report.DatasetInfo> datasets = List.of(
                 SparkRunReport.dataset("source", srcSpec, sourceRows, engine.featureColumns(), data.labelColumn(),
                         classes.size() + " classes (given)", pre),
                 SparkRunReport.dataset("target", tgtSpec, targetRows, engine.featureColumns(), data.labelColumn(), "none", pre));
-        org.privadapt.cli.report.Report report = SparkRunReport.classification(source, target, m.name(), accuracy, spent, cfgJson,
+        org.privadapt.cli.report.Report report = SparkRunReport.classification(source, target, m.name(), accuracy, diagnostics, spent, cfgJson,
                 datasets);
         output.write(report, org.privadapt.cli.report.Markdown.resultsTable("privadapt run: " + m.name(), List.of(report.results().get(0))),
                 null, null);
@@ -218,7 +220,9 @@ final class SparkBaselineRuns {
             Map<String, Object> cfgJson = SparkRunReport.config(m.name(), pre, preprocess == null ? "none (paper 003 scales with the "
                     + "source's constants)" : null, methodOptions.describe(), engine.master(), privacy.delta(), privacy.seeded());
             Map<String, org.privadapt.cli.report.Report.PartySpend> spent = new LinkedHashMap<>();
-            spent.put("source", SparkRunReport.notPrivate());
+            // as in process: the public source's block as the method states it (not protected when its rows are used)
+            org.privadapt.privacy.PrivacyCost sourceCost = o.privacy().getOrDefault("source", org.privadapt.privacy.PrivacyCost.NONE);
+            spent.put("source", org.privadapt.cli.report.Report.PartySpend.of(sourceCost, 1, sourceCost));
             spent.put("target", SparkRunReport.spend(t));
             List<org.privadapt.cli.report.Report.DatasetInfo> datasets = List.of(
                     SparkRunReport.dataset("source", srcSpec, sourceRows.size(), engine.featureColumns(), data.labelColumn(),

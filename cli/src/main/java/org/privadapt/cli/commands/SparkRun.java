@@ -144,6 +144,7 @@ final class SparkRun {
             org.privadapt.methods.prima.SourceModel model = null;
             org.privadapt.models.nn.Network network = null;
             String learner;
+            Map<String, Object> diagnostics = new LinkedHashMap<>(); // as the in-process method reports them
             boolean committed = false;
             try {
                 if (dpSourceOnly) {
@@ -169,6 +170,8 @@ final class SparkRun {
                             org.privadapt.methods.core.PrivateLearners.resolved(config, kind), (int) Math.min(Integer.MAX_VALUE, src.size()), d,
                             classes.size(), eps, s.target().delta(), s.relation(), null, 1);
                     s.charge("source model (" + kind.label() + ")", kind.label(), plan.event(), plan.describe());
+                    diagnostics.putAll(plan.describe());
+                    diagnostics.put("learner_choice", org.privadapt.methods.core.PrivateLearners.choiceReason(config, kind, eps, sizePublic));
                     network = gradient ? src.gradientModel(plan, classes, s.noise()) : src.classStatisticsModel(plan, classes, s.noise());
                     learner = kind.label();
                 } else {
@@ -202,8 +205,8 @@ final class SparkRun {
                     SparkRunReport.dataset("source", srcSpec, src.size(), engine.featureColumns(), data.labelColumn(),
                             classes.size() + " classes (given)", pre),
                     SparkRunReport.dataset("target", tgtSpec, tgt.size(), engine.featureColumns(), data.labelColumn(), "none", pre));
-            org.privadapt.cli.report.Report report = SparkRunReport.classification(source, target, m.name(), accuracy, spent, cfgJson,
-                    datasets);
+            org.privadapt.cli.report.Report report = SparkRunReport.classification(source, target, m.name(), accuracy, diagnostics, spent,
+                    cfgJson, datasets);
             output.write(report, org.privadapt.cli.report.Markdown.resultsTable("privadapt run: " + m.name(), List.of(report.results().get(0))),
                     null, null);
             PrintWriter out = spec.commandLine().getOut();

@@ -64,23 +64,31 @@ final class SparkRunReport {
     static Report.PartySpend spend(PrivacySession s) {
         List<org.privadapt.privacy.events.DpEvent> events = s.events();
         if (events.isEmpty()) {
-            return Report.PartySpend.of(PrivacyCost.NONE, 1, PrivacyCost.NONE);
+            return nothing();
         }
         com.fasterxml.jackson.databind.JsonNode json = org.privadapt.privacy.events.EventJson.write(
                 new org.privadapt.privacy.events.ComposedEvent(events));
         return Report.PartySpend.of(s.spent(), 1, s.spent()).withEvents(json).withRequested(s.target().epsilon());
     }
 
-    /** A non-private party (the baselines): the in-process block of data read without differential privacy. */
+    /** A party that spent nothing: the in-process block (private, epsilon 0). */
+    static Report.PartySpend nothing() {
+        return Report.PartySpend.of(PrivacyCost.NONE, 1, PrivacyCost.NONE);
+    }
+
+    /** A non-private party (the baselines' source): the in-process block of data read without differential privacy. */
     static Report.PartySpend notPrivate() {
         return Report.PartySpend.of(new PrivacyCost(Double.POSITIVE_INFINITY, 0.0), 1);
     }
 
     /** The report of one classification run. */
-    static Report classification(String source, String target, String method, double accuracy, Map<String, Report.PartySpend> privacy,
-                                 Map<String, Object> config, List<Report.DatasetInfo> datasets) {
+    static Report classification(String source, String target, String method, double accuracy, Map<String, Object> diagnostics,
+                                 Map<String, Report.PartySpend> privacy, Map<String, Object> config, List<Report.DatasetInfo> datasets) {
         Report.TaskResult r = new Report.TaskResult(task(source, target), source, target, method, null, 1, accuracy, 0.0,
                 List.of(accuracy), privacy);
+        if (diagnostics != null && !diagnostics.isEmpty()) {
+            r = r.withDiagnostics(List.of(new java.util.TreeMap<>(diagnostics)));
+        }
         return report(config, datasets, r);
     }
 
