@@ -22,8 +22,8 @@ public final class EngineOptions {
             description = "Where the release is computed: inprocess (this JVM loads the rows; default), stream (this JVM reads a "
                     + "CSV/TSV/text file in blocks of --chunk-rows rows: memory O(d^2 + block), not O(n d); the same artifact "
                     + "and ledger) or spark (the rows stay in Parquet/CSV/a table, the statistic is one Spark aggregate, the "
-                    + "noise, the charge and the ledger stay in this JVM, the driver; run with spark-submit and " + SPARK_JAR
-                    + ", docs/spark.md).")
+                    + "noise, the charge and the ledger stay in this JVM, the driver; ./privadapt runs it on a local master, spark-submit "
+                    + "with " + SPARK_JAR + " on a cluster, docs/spark.md).")
     String engine;
 
     /** The default block of {@code --engine stream}. */
@@ -171,7 +171,8 @@ public final class EngineOptions {
             why = "Apache Spark is not on the classpath";
         }
         throw new EngineUnavailableException("--engine spark: " + why + "; run it with Spark's launcher: spark-submit --class "
-                + "org.privadapt.cli.Main " + sparkJar() + " " + shellJoin(args) + " (docs/spark.md)");
+                + "org.privadapt.cli.Main " + sparkJar() + " " + shellJoin(args) + " (on one machine ./privadapt runs it on a local "
+                + "master; docs/spark.md)");
     }
 
     /** The Spark jar beside this build's CLI jar, when it can be located, else its path in a build tree. */
