@@ -53,6 +53,11 @@ public final class SparkRowEngine implements RowEngine {
                 throw new DataException(where, null, "cannot be read by Spark: " + firstLine(e));
             }
             List<String> present = List.of(frame.columns());
+            if (request.featuresColumn() != null) {
+                Rows rows = openColumn(spark, made, frame, request, where);
+                ok = true;
+                return rows;
+            }
             for (String c : request.featureColumns()) {
                 if (!present.contains(c)) {
                     throw new DataException(where, "column '" + c + "'", "no such column (columns: " + String.join(", ", present) + ")");
@@ -76,7 +81,7 @@ public final class SparkRowEngine implements RowEngine {
                     request.preprocessing());
             long n = table.requireValid().rows(); // after the preprocessing: finite, as in process
             ok = true;
-            return new Rows(spark, made, table, n, where);
+            return new Rows(spark, made, table, table, n, where);
         } catch (IllegalArgumentException e) {
             throw new DataException(where, null, e.getMessage());
         } finally {
@@ -86,11 +91,89 @@ public final class SparkRowEngine implements RowEngine {
         }
     }
 
+    @Override
+    public int dimension(Request request) throws DataException {
+        if (request.featuresColumn() == null) {
+            return request.featureColumns().size();
+        }
+        String where = request.data().substring(request.data().indexOf(':') + 1);
+        SparkSession spark = SparkSessions.session(request.master(), request.verbose(), request.ui());
+        SparkInputs.checkFiles(spark, request.data());
+        Dataset<Row> frame = frame(spark, request, where);
+        return columnDimension(frame, request.featuresColumn(), where);
+    }
+
+    private static Dataset<Row> frame(SparkSession spark, Request request, String where) throws DataException {
+        try {
+            Dataset<Row> frame = SparkData.frame(spark, request.data());
+            frame.schema();
+            return frame;
+        } catch (Exception e) {
+            throw new DataException(where, null, "cannot be read by Spark: " + firstLine(e));
+        }
+    }
+
+    /** d of a features column (its type checked): the layout, from the column's metadata or first row. */
+    private static int columnDimension(Dataset<Row> frame, String column, String where) throws DataException {
+        List<String> present = List.of(frame.columns());
+        if (!present.contains(column)) {
+            throw new DataException(where, "column '" + column + "'", "no such column (columns: " + String.join(", ", present) + ")");
+        }
+        org.apache.spark.sql.types.DataType t = frame.schema().apply(column).dataType();
+        if (org.privadapt.spark.SparkVectors.kind(t) == null) {
+            throw new DataException(where, "column '" + column + "'", "its type is " + t.simpleString() + ", not a vector or "
+                    + "array<double> (--features-column); name scalar columns with --feature-columns");
+        }
+        int d;
+        try {
+            d = org.privadapt.spark.SparkVectors.dimension(frame, column);
+        } catch (Exception e) {
+            throw new DataException(where, "column '" + column + "'", "cannot be read by Spark: " + firstLine(e));
+        }
+        if (d < 1) {
+            throw new DataException(where, "column '" + column + "'", "no rows with a vector");
+        }
+        return d;
+    }
+
+    /**
+     * A features column's rows (issue 45 item 1): the layout from the column, the row count from Spark's count (Parquet's
+     * footers), no pass over the values here: the release's one aggregate reads each partition's rows into blocks (the
+     * vectors decoded with typed bulk reads), preprocesses each block with the in-process code, checks every value
+     * (missing, non-finite, a vector of another length: refused before the charge) and sums the moments with one BLAS
+     * call per block. Other releases would read the rows as a preprocessed table of arrays.
+     */
+    private Rows openColumn(SparkSession spark, boolean made, Dataset<Row> frame, Request request, String where) throws DataException {
+        int d = columnDimension(frame, request.featuresColumn(), where);
+        if (request.labelColumn() != null && !List.of(frame.columns()).contains(request.labelColumn())) {
+            throw new DataException(where, "column '" + request.labelColumn() + "'", "no such label column (columns: "
+                    + String.join(", ", frame.columns()) + ")");
+        }
+        SparkTable raw = org.privadapt.spark.SparkVectors.table(frame, request.featuresColumn(), d, request.labelColumn());
+        long n;
+        try {
+            n = frame.count();
+        } catch (Exception e) {
+            throw new DataException(where, null, "cannot be read by Spark: " + firstLine(e));
+        }
+        if (n == 0) {
+            throw new DataException(where, null, "the table has no rows");
+        }
+        return new Rows(spark, made, SparkPreprocessing.apply(raw, request.preprocessing()), raw.withBlockMap(request.preprocessing()),
+                n, where);
+    }
+
     private static String firstLine(Throwable e) {
         return SparkSessions.firstLine(e);
     }
 
-    private record Rows(SparkSession spark, boolean made, SparkTable table, long size, String where) implements PartyRows {
+    /**
+     * @param table the rows, preprocessed, as every release reads them
+     * @param aggregated the rows as the target release's aggregate reads them: {@code table}, or (a features column) the raw
+     *                   vectors with the preprocessing applied block by block inside the aggregate
+     */
+    private record Rows(SparkSession spark, boolean made, SparkTable table, SparkTable aggregated, long size, String where)
+            implements PartyRows {
         @Override
         public int dimension() {
             return table.dimension();
@@ -98,8 +181,12 @@ public final class SparkRowEngine implements RowEngine {
 
         @Override
         public TargetRelease targetRelease(PrimaConfig cfg, String preprocessing, String method, String runId, PrivacySession session)
-                throws BudgetExceededException, BudgetLedger.LedgerException {
-            return SparkPrima.release(table, cfg, preprocessing, method, 1L, runId, session);
+                throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
+            try {
+                return SparkPrima.release(aggregated, cfg, preprocessing, method, 1L, runId, session);
+            } catch (IllegalArgumentException e) { // a row refused by the release's check pass, before the charge
+                throw new DataException(where, null, e.getMessage());
+            }
         }
 
         @Override

@@ -180,7 +180,7 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
          */
         private Integer trainOnSpark(TargetRelease release, MethodConfig mc) throws Exception {
             String dataSpec = org.privadapt.cli.engine.EngineOptions.sparkData(dataRef);
-            if (engine.featureColumns().size() != release.dimension()) {
+            if (engine.dimension("source train") != release.dimension()) {
                 throw new UsageException("--feature-columns names " + engine.featureColumns().size() + " columns; the release "
                         + releaseFile + " is for " + release.dimension() + " features");
             }

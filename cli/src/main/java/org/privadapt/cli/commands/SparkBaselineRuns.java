@@ -89,7 +89,7 @@ final class SparkBaselineRuns {
         privacy.validate(false);
         output.requireWritable(null);
         SourceCommand.Train.checkClasses(classes, true, data);
-        int d = engine.featureColumns().size();
+        int d = engine.dimension("run");
         Preprocessing steps = Runs.preprocessing(preprocess != null ? preprocess : "l2");
         if (!steps.dataDependentSteps().isEmpty()) {
             throw new UsageException("--engine spark: preprocessing step(s) " + steps.dataDependentSteps() + " are fitted on all of "
@@ -192,7 +192,7 @@ final class SparkBaselineRuns {
                     + "rows outside the privacy accounting; use row-local steps (l1, l2, clip=B, scale=K, minmax=LO:HI, none)");
         }
         String pre = steps.spec();
-        int d = engine.featureColumns().size();
+        int d = engine.dimension("run");
         org.privadapt.cli.engine.RowEngine eng = org.privadapt.cli.engine.EngineOptions.sparkEngine(
                 spec.root().commandLine().getParseResult().originalArgs());
         String srcSpec = org.privadapt.cli.engine.EngineOptions.sparkData(source);

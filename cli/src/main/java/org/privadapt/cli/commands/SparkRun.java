@@ -102,7 +102,7 @@ final class SparkRun {
         privacy.validate(true);
         output.requireWritable(null);
         SourceCommand.Train.checkClasses(classes, true, data);
-        int d = engine.featureColumns().size();
+        int d = engine.dimension("run");
         DefaultPreprocessing.Choice preDefault = preprocess == null ? DefaultPreprocessing.forPrivate(d) : null;
         Preprocessing steps = Runs.preprocessing(preprocess != null ? preprocess : preDefault.spec());
         if (!steps.dataDependentSteps().isEmpty()) {

@@ -164,7 +164,7 @@ public final class TargetReleaseCommand implements Callable<Integer> {
     private Integer releaseOnSpark(PrimaMethod m) throws Exception {
         String dataSpec = EngineOptions.sparkData(dataRef);
         RowEngine eng = EngineOptions.sparkEngine(spec.root().commandLine().getParseResult().originalArgs());
-        int d = engine.featureColumns().size();
+        int d = engine.dimension(eng, dataSpec);
         org.privadapt.data.preprocess.DefaultPreprocessing.Choice preDefault = preprocess == null
                 ? org.privadapt.data.preprocess.DefaultPreprocessing.forPrivate(d) : null;
         org.privadapt.data.preprocess.Preprocessing steps = Runs.preprocessing(preprocess != null ? preprocess : preDefault.spec());

@@ -45,6 +45,12 @@ public final class EngineOptions {
             description = "--engine spark: the feature columns, in order (the layout, public); with --label-column for the labels.")
     List<String> featureColumns = List.of();
 
+    @Option(names = "--features-column", paramLabel = "COL",
+            description = "--engine spark: the features in one column, instead of --feature-columns: a Spark ML vector column "
+                    + "(VectorAssembler's output; dense or sparse) or an array<double>; d from its ML metadata, else its first row "
+                    + "(the layout, as a CSV header). Taken by 'target release' so far.")
+    String featuresColumn;
+
     @Option(names = "--verbose", description = "--engine spark: Spark's own log at its INFO level (default: warnings and errors only).")
     boolean verbose;
 
@@ -57,9 +63,10 @@ public final class EngineOptions {
         switch (engine) {
             case "inprocess":
             case "stream":
-                if (master != null || !featureColumns.isEmpty() || verbose || ui) {
+                if (master != null || !featureColumns.isEmpty() || featuresColumn != null || verbose || ui) {
                     throw new UsageException((master != null ? "--spark-master" : !featureColumns.isEmpty() ? "--feature-columns"
-                            : verbose ? "--verbose" : "--spark-ui") + " applies with --engine spark only");
+                            : featuresColumn != null ? "--features-column" : verbose ? "--verbose" : "--spark-ui")
+                            + " applies with --engine spark only");
                 }
                 if (chunkRows != null && engine.equals("inprocess")) {
                     throw new UsageException("--chunk-rows applies with --engine stream only");
@@ -72,8 +79,12 @@ public final class EngineOptions {
                 if (chunkRows != null) {
                     throw new UsageException("--chunk-rows applies with --engine stream only");
                 }
-                if (featureColumns.isEmpty()) {
-                    throw new UsageException("--engine spark: name the feature columns (--feature-columns a,b,c)");
+                if (featureColumns.isEmpty() == (featuresColumn == null)) {
+                    throw new UsageException(featuresColumn == null ? "--engine spark: name the feature columns (--feature-columns a,b,c) "
+                            + "or the features column (--features-column NAME)" : "--feature-columns and --features-column: give one");
+                }
+                if (featuresColumn != null) {
+                    return true;
                 }
                 if (featureColumns.stream().anyMatch(String::isBlank) || featureColumns.stream().distinct().count() != featureColumns.size()) {
                     throw new UsageException("--feature-columns: empty or repeated column in " + featureColumns);
@@ -119,7 +130,33 @@ public final class EngineOptions {
 
     /** What the Spark engine reads for one party: these options' columns, master and logging, with the party's data. */
     public RowEngine.Request request(String data, String labelColumn, String preprocessing) {
-        return new RowEngine.Request(data, featureColumns, labelColumn, preprocessing, master, verbose, ui);
+        return new RowEngine.Request(data, featureColumns, featuresColumn, labelColumn, preprocessing, master, verbose, ui);
+    }
+
+    /** The number of features the named columns give; a command without a --features-column path refuses one. */
+    public int dimension(String command) {
+        if (featuresColumn != null) {
+            throw new UsageException("--features-column: " + command + " takes --feature-columns so far (--features-column is taken by "
+                    + "'target release')");
+        }
+        return featureColumns.size();
+    }
+
+    /** The number of features: the named columns', or the features column's (read by the engine from the layout). */
+    public int dimension(RowEngine eng, String data) throws org.privadapt.data.DataException {
+        return featuresColumn == null ? featureColumns.size() : eng.dimension(request(data, null, "none"));
+    }
+
+    /** The feature columns' names for a report: the named columns, or {@code NAME[0..d-1]} of a features column. */
+    public List<String> featureNames(int d) {
+        if (featuresColumn == null) {
+            return featureColumns;
+        }
+        List<String> names = new ArrayList<>();
+        for (int j = 0; j < d; j++) {
+            names.add(featuresColumn + "[" + j + "]");
+        }
+        return names;
     }
 
     public List<String> featureColumns() {
