@@ -42,6 +42,7 @@ public final class SparkRowEngine implements RowEngine {
         String where = request.data().substring(request.data().indexOf(':') + 1);
         boolean made = SparkSession.getActiveSession().isEmpty() && SparkSession.getDefaultSession().isEmpty();
         SparkSession spark = SparkSessions.session(request.master(), request.verbose(), request.ui());
+        made |= spark == madeForDimension; // made by dimension(), before the rows were opened
         boolean ok = false;
         try {
             SparkInputs.checkFiles(spark, request.data());
@@ -91,16 +92,30 @@ public final class SparkRowEngine implements RowEngine {
         }
     }
 
+    /** d of the features columns this engine has read (data and column): the command asks, then opens the rows. */
+    private final java.util.Map<String, Integer> dimensions = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile SparkSession madeForDimension;
+
     @Override
     public int dimension(Request request) throws DataException {
         if (request.featuresColumn() == null) {
             return request.featureColumns().size();
         }
+        Integer known = dimensions.get(request.data() + "\u0000" + request.featuresColumn());
+        if (known != null) {
+            return known;
+        }
         String where = request.data().substring(request.data().indexOf(':') + 1);
+        boolean none = SparkSession.getActiveSession().isEmpty() && SparkSession.getDefaultSession().isEmpty();
         SparkSession spark = SparkSessions.session(request.master(), request.verbose(), request.ui());
+        if (none) {
+            madeForDimension = spark;
+        }
         SparkInputs.checkFiles(spark, request.data());
         Dataset<Row> frame = frame(spark, request, where);
-        return columnDimension(frame, request.featuresColumn(), where);
+        int d = columnDimension(frame, request.featuresColumn(), where);
+        dimensions.put(request.data() + "\u0000" + request.featuresColumn(), d);
+        return d;
     }
 
     private static Dataset<Row> frame(SparkSession spark, Request request, String where) throws DataException {
@@ -144,7 +159,8 @@ public final class SparkRowEngine implements RowEngine {
      * call per block. Other releases would read the rows as a preprocessed table of arrays.
      */
     private Rows openColumn(SparkSession spark, boolean made, Dataset<Row> frame, Request request, String where) throws DataException {
-        int d = columnDimension(frame, request.featuresColumn(), where);
+        Integer known = dimensions.get(request.data() + "\u0000" + request.featuresColumn());
+        int d = known != null ? known : columnDimension(frame, request.featuresColumn(), where);
         if (request.labelColumn() != null && !List.of(frame.columns()).contains(request.labelColumn())) {
             throw new DataException(where, "column '" + request.labelColumn() + "'", "no such label column (columns: "
                     + String.join(", ", frame.columns()) + ")");

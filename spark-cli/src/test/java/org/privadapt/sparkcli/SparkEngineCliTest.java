@@ -38,11 +38,20 @@ class SparkEngineCliTest extends SparkEngineCliFixture {
             Path inLedger = dir.resolve(c.name + "-in.ledger");
             SparkCliSupport.Result in = SparkCliSupport.run(release(c.method, csv.toString(), inOut, inLedger, c.extra, false));
             assertThat(in.code()).as(c.name + " in process: " + in.err()).isZero();
-            for (String data : List.of("parquet:" + parquet, "csv:" + csv)) {
+            // issue 45 item 1: the default case also from one features column (a Spark ML dense vector as stored)
+            List<String> sources = c.name.equals("prima-default") ? List.of("parquet:" + parquet, "csv:" + csv, "vector:" + vectorParquet())
+                    : List.of("parquet:" + parquet, "csv:" + csv);
+            for (String data : sources) {
                 String tag = c.name + "-" + data.substring(0, data.indexOf(':'));
                 Path out = dir.resolve(tag + ".json");
                 Path ledger = dir.resolve(tag + ".ledger");
-                SparkCliSupport.Result sp = SparkCliSupport.run(release(c.method, data, out, ledger, c.extra, true));
+                List<String> args = release(c.method, data.replace("vector:", "parquet:"), out, ledger, c.extra, true);
+                if (data.startsWith("vector:")) {
+                    int at = args.indexOf("--feature-columns");
+                    args.set(at, "--features-column");
+                    args.set(at + 1, "vec");
+                }
+                SparkCliSupport.Result sp = SparkCliSupport.run(args);
                 assertThat(sp.code()).as(tag + ": " + sp.err()).isZero();
                 assertThat(sp.out()).isEqualTo(in.out().replace(inOut.toString(), out.toString()));
                 worst = Math.max(worst, SparkCliSupport.compare(inOut, out));
@@ -50,6 +59,21 @@ class SparkEngineCliTest extends SparkEngineCliFixture {
             }
         }
         System.out.printf("privadapt-spark-cli: target release, Spark vs in process: largest relative difference %.2g%n", worst);
+    }
+
+    /** The target's rows as one column {@code vec} of Spark ML dense vectors as stored (struct<type, size, indices, values>). */
+    static Path vectorParquet() {
+        Path out = dir.resolve("target-vector.parquet");
+        if (!Files.exists(out)) {
+            List<Column> f = new ArrayList<>();
+            for (String n : SparkCliSupport.featureNames(D)) {
+                f.add(functions.col(n));
+            }
+            Column vec = functions.struct(functions.lit((byte) 1).cast("tinyint").as("type"), functions.lit(null).cast("int").as("size"),
+                    functions.lit(null).cast("array<int>").as("indices"), functions.array(f.toArray(new Column[0])).as("values"));
+            spark.read().parquet(parquet.toString()).select(vec.as("vec"), functions.col("y")).write().parquet(out.toString());
+        }
+        return out;
     }
 
     @Test

@@ -91,18 +91,23 @@ public final class SparkVectors {
                 return (int) attr.getLong("num_attrs");
             }
         }
-        Kind kind = kind(f.dataType());
-        Dataset<Row> one = df.select(functions.col(column)).where(functions.col(column).isNotNull()).limit(1);
-        List<InternalRow> got = new ArrayList<>(one.queryExecution().toRdd().toJavaRDD().take(1));
+        // the first non-null row, collected as Spark collects a limit (partition by partition, not a scan of all)
+        List<Row> got = df.select(functions.col(column)).where(functions.col(column).isNotNull()).limit(1).collectAsList();
         if (got.isEmpty()) {
             return 0;
         }
-        InternalRow r = got.get(0);
-        if (kind == Kind.ARRAY) {
-            return r.getArray(0).numElements();
+        Object o = got.get(0).get(0);
+        if (o instanceof scala.collection.Seq<?> seq) {
+            return seq.size();
         }
-        InternalRow v = r.getStruct(0, 4);
-        return v.getByte(0) == 1 ? v.getArray(3).numElements() : v.getInt(1);
+        if (o instanceof Row v) {
+            return v.getByte(0) == 1 ? v.getList(3).size() : v.getInt(1);
+        }
+        try { // a Spark ML vector, where Spark ML is on the classpath
+            return (Integer) o.getClass().getMethod("size").invoke(o);
+        } catch (ReflectiveOperationException | ClassCastException e) {
+            throw new IllegalStateException("a features value of " + o.getClass().getName() + " is not a vector", e);
+        }
     }
 
     /**
