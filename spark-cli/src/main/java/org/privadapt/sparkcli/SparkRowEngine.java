@@ -221,6 +221,16 @@ public final class SparkRowEngine implements RowEngine {
         }
 
         @Override
+        public Predictions predict(SourceModel model) throws DataException {
+            try {
+                org.privadapt.spark.SparkPredictions.Predicted p = org.privadapt.spark.SparkPredictions.predict(table, model, "predict");
+                return new Predictions(p.classes(), p.labels());
+            } catch (IllegalArgumentException e) {
+                throw new DataException(where, null, e.getMessage());
+            }
+        }
+
+        @Override
         public long[] correct(SourceModel model, String runId) throws DataException {
             requireClasses(model.classNames());
             return org.privadapt.spark.SparkEvaluation.correct(table, model, runId);

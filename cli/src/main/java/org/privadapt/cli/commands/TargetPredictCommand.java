@@ -67,6 +67,9 @@ public final class TargetPredictCommand implements Callable<Integer> {
     @Mixin
     KeyOptions.Verify verify;
 
+    @Mixin
+    org.privadapt.cli.engine.EngineOptions engine;
+
     @Override
     public Integer call() throws Exception {
         PartyOptions.requireWritable(out, "--out");
@@ -87,6 +90,12 @@ public final class TargetPredictCommand implements Callable<Integer> {
                 throw new ArtifactException(modelFile + ": the model was trained on another release (its release checksum "
                         + abbreviate(model.releaseChecksum()) + " is not " + releaseFile + "'s " + abbreviate(rel.checksum()) + ")");
             }
+        }
+        if (engine.stream()) {
+            engine.refuseSpark("target predict"); // --engine stream: not yet
+        }
+        if (engine.spark()) {
+            return predictOnSpark(model);
         }
         Dataset rows = TargetCommand.prepare(data, dataRef, DataSpecs.Role.PREDICTION, model.preprocessing(), "target");
         int[] pred = Prima.predict(model, rows);
@@ -155,6 +164,93 @@ public final class TargetPredictCommand implements Callable<Integer> {
             if (refinement.diagnostics().get("refine") instanceof Map<?, ?> choice) {
                 w.println("refine:      auto chose " + choice.get("chosen") + " (" + choice.get("reason") + "; on these rows "
                         + "only, nothing released)");
+            }
+            if (!model.privacy().path("private").asBoolean()) {
+                w.println("warning:     the model was trained with seeded noise: NOT differentially private");
+            }
+            if (verify.verified() != null) {
+                w.println("model:       " + verify.verified());
+            }
+        }
+        return ExitCodes.OK;
+    }
+
+    /**
+     * {@code --engine spark} (issue 45 item 4): the received model applied where the target's rows are
+     * ({@code SparkPredictions}: the model's preprocessing row-local on the executors, blocks of rows predicted there),
+     * the predictions and labels brought here in the table's order and written as in process. Refinement reads the
+     * rows in one place: refused (exit 2), as on Spark's run.
+     */
+    private Integer predictOnSpark(SourceModel model) throws Exception {
+        if (!refine.equals("none")) {
+            throw new UsageException("--engine spark: --refine " + refine + " needs the target's rows in one place; run it in process");
+        }
+        String dataSpec = org.privadapt.cli.engine.EngineOptions.sparkData(dataRef);
+        org.privadapt.cli.engine.RowEngine eng = org.privadapt.cli.engine.EngineOptions.sparkEngine(
+                spec.root().commandLine().getParseResult().originalArgs());
+        if (engine.dimension(eng, dataSpec) != model.dimension()) {
+            throw new UsageException("--engine spark: the data have " + engine.dimension(eng, dataSpec) + " features; the model is for "
+                    + model.dimension());
+        }
+        int[] pred;
+        String[] labels;
+        try (org.privadapt.cli.engine.RowEngine.PartyRows rows = eng.open(engine.request(dataSpec, data.labelColumn(), model.preprocessing()))) {
+            org.privadapt.cli.engine.RowEngine.Predictions p = rows.predict(model);
+            pred = p.classes();
+            labels = p.labels();
+        }
+        List<String> names = model.classNames();
+        List<String> predictionWarnings = new java.util.ArrayList<>();
+        String received = Metrics.degenerateWarning(pred, names);
+        if (received != null) {
+            predictionWarnings.add("received model: " + received);
+        }
+        StringBuilder csv = new StringBuilder("row,prediction\n");
+        for (int i = 0; i < pred.length; i++) {
+            csv.append(i).append(',').append(names.get(pred[i])).append('\n');
+        }
+        Double accuracy = null;
+        String chance = null;
+        if (labels != null) {
+            ClassLabels truth;
+            try {
+                truth = ClassLabels.fromStrings(java.util.Arrays.asList(labels)).recodeTo(names);
+            } catch (IllegalArgumentException e) {
+                throw new org.privadapt.data.DataException(dataRef, null, "target " + e.getMessage() + " (the source's classes)");
+            }
+            accuracy = Metrics.accuracy(pred, truth);
+            chance = Metrics.chanceWarning(accuracy, truth);
+        }
+        AtomicFiles.write(out, csv.toString().getBytes(StandardCharsets.UTF_8));
+        for (String pw : predictionWarnings) {
+            spec.commandLine().getErr().println("privadapt: warning: " + pw);
+        }
+        PrintWriter w = spec.commandLine().getOut();
+        if (json) {
+            Map<String, Object> summary = new LinkedHashMap<>();
+            summary.put("predictions", out.toString());
+            summary.put("method", model.method());
+            summary.put("rows", pred.length);
+            summary.put("accuracy", accuracy);
+            summary.put("model_private", model.privacy().path("private").asBoolean());
+            summary.put("refine", refine);
+            if (verify.fingerprint() != null) {
+                summary.put("model_verified_by", verify.fingerprint());
+            }
+            if (chance != null) {
+                summary.put("warning", chance);
+            }
+            if (!predictionWarnings.isEmpty()) {
+                summary.put("prediction_warnings", predictionWarnings);
+            }
+            w.println(Json.write(summary));
+        } else {
+            w.printf(Locale.ROOT, "predictions: %s (%d rows, %s)%n", out, pred.length, model.method());
+            if (accuracy != null) {
+                w.printf(Locale.ROOT, "accuracy:    %.2f %%%n", 100 * accuracy);
+            }
+            if (chance != null) {
+                w.println("warning:     " + chance);
             }
             if (!model.privacy().path("private").asBoolean()) {
                 w.println("warning:     the model was trained with seeded noise: NOT differentially private");

@@ -64,6 +64,10 @@ public interface RowEngine {
         return request.featureColumns().size();
     }
 
+    /** Predictions of every row in order, and the rows' labels (null: unlabelled). */
+    record Predictions(int[] classes, String[] labels) {
+    }
+
     /** A domain's exact moments: n, the column means, the sample covariance (d x d). */
     record Moments(long count, double[] mean, org.privadapt.math.DenseMatrix covariance) {
     }
@@ -75,6 +79,14 @@ public interface RowEngine {
 
         /** The number of features (public: the named columns). */
         int dimension();
+
+        /**
+         * A received model's predicted class index for every row, in the table's order, and the rows' labels (null when
+         * read unlabelled): {@code target predict} on these rows (the target's own rows, for the target).
+         */
+        default Predictions predict(SourceModel model) throws DataException {
+            throw new UnsupportedOperationException("predict");
+        }
 
         /** PRIMA/PRISA's target release of these rows, as {@code Prima.release} computes it in process. */
         TargetRelease targetRelease(PrimaConfig cfg, String preprocessing, String method, String runId, PrivacySession session)
