@@ -92,7 +92,7 @@ public final class TargetPredictCommand implements Callable<Integer> {
             }
         }
         if (engine.stream()) {
-            engine.refuseSpark("target predict"); // --engine stream: not yet
+            return predictStreamed(model);
         }
         if (engine.spark()) {
             return predictOnSpark(model);
@@ -199,6 +199,54 @@ public final class TargetPredictCommand implements Callable<Integer> {
             pred = p.classes();
             labels = p.labels();
         }
+        return written(model, pred, labels);
+    }
+
+    /**
+     * {@code --engine stream}: the file read in blocks ({@link org.privadapt.data.io.RowChunks}: every row checked as the
+     * whole-file loader checks it, the model's row-local preprocessing per block), each block predicted as it comes;
+     * memory one block and the n predictions (the output's size). The labels, when the file has them, are named as the
+     * loader names them. {@code --refine} reads all rows at once: refused.
+     */
+    private Integer predictStreamed(SourceModel model) throws Exception {
+        if (!refine.equals("none")) {
+            throw new UsageException("--engine stream: --refine " + refine + " needs the target's rows in one place; run it in process");
+        }
+        org.privadapt.data.io.RowChunks chunks = TargetCommand.openStreamed(data, dataRef, DataSpecs.Role.PREDICTION);
+        if (chunks.dimension() != model.dimension()) {
+            throw new org.privadapt.data.DataException(chunks.file(), null, "has " + chunks.dimension() + " features; the model is for "
+                    + model.dimension());
+        }
+        org.privadapt.data.preprocess.Preprocessing steps = org.privadapt.cli.Runs.preprocessing(model.preprocessing());
+        if (!steps.dataDependentSteps().isEmpty()) {
+            throw new UsageException("--engine stream: the model's preprocessing " + steps.dataDependentSteps() + " is fitted on "
+                    + "all rows; run it in process");
+        }
+        java.io.ByteArrayOutputStream predicted = new java.io.ByteArrayOutputStream();
+        List<String> labels = new java.util.ArrayList<>();
+        java.io.DataOutputStream sink = new java.io.DataOutputStream(predicted);
+        chunks.scan(engine.chunkRows(chunks.dimension()), steps, chunk -> {
+            try {
+                for (int p : model.predict(chunk.features())) {
+                    sink.writeInt(p);
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            if (chunk.labels() != null) {
+                for (String l : chunk.labels()) {
+                    labels.add(org.privadapt.data.io.RowChunks.className(l));
+                }
+            }
+        }, null);
+        java.nio.IntBuffer ints = java.nio.ByteBuffer.wrap(predicted.toByteArray()).asIntBuffer();
+        int[] pred = new int[ints.remaining()];
+        ints.get(pred);
+        return written(model, pred, chunks.labelled() && !labels.isEmpty() ? labels.toArray(new String[0]) : null);
+    }
+
+    /** Writes the predictions, the accuracy (labels given) and the summary as the in-process command does (refine none). */
+    private Integer written(SourceModel model, int[] pred, String[] labels) throws Exception {
         List<String> names = model.classNames();
         List<String> predictionWarnings = new java.util.ArrayList<>();
         String received = Metrics.degenerateWarning(pred, names);
