@@ -19,8 +19,8 @@ public final class ExitCodes {
     public static final int ARTIFACT = 5;
     /**
      * The engine asked for ({@code --engine spark}) cannot run here: Apache Spark or the Spark engine is not on the
-     * classpath (the plain CLI jar has neither: submit the Spark jar with {@code spark-submit}). Nothing was read,
-     * spent or written.
+     * classpath (the plain CLI jar has neither: submit the Spark jar with {@code spark-submit}, or run {@code ./privadapt}),
+     * a {@code spark://} master does not answer, or Spark does not start. Nothing was read, spent or written.
      */
     public static final int ENGINE = 6;
     /**

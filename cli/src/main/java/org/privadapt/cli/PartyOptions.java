@@ -81,6 +81,11 @@ public final class PartyOptions {
         }
     }
 
+    /** The party's ledger file, or null. */
+    public Path ledgerFile() {
+        return ledger;
+    }
+
     /** The party's session: its step's target (epsilon, delta), its ledger if any, and its noise. */
     public PrivacySession session(String party) throws BudgetLedger.LedgerException {
         NeighbouringRelation r = relation();

@@ -159,6 +159,25 @@ class StreamEngineCliTest {
                 worst = Math.max(worst, compare(inOut, out));
                 worst = Math.max(worst, compare(inLedger, ledger));
             }
+            if (c.name.equals("prisa-lda-vote")) {
+                // issue 45 item 4: target predict --engine stream writes the in-process predictions, accuracy and summary
+                // (blocks of 7 rows, the model's preprocessing l2,scale=3 per block); --refine needs all rows: refused
+                Path inPred = dir.resolve("predict-in.csv");
+                CliHarness.Result pi = run(List.of("target", "predict", "--data", csv.toString(), "--label-column", "y", "--model",
+                        inOut.toString(), "--out", inPred.toString()));
+                assertThat(pi.code()).as(pi.err()).isZero();
+                Path stPred = dir.resolve("predict-stream.csv");
+                List<String> pa = new ArrayList<>(List.of("target", "predict", "--data", csv.toString(), "--label-column", "y", "--model",
+                        inOut.toString(), "--out", stPred.toString(), "--engine", "stream", "--chunk-rows", "7"));
+                CliHarness.Result ps = run(pa);
+                assertThat(ps.code()).as(ps.err()).isZero();
+                assertThat(Files.readString(stPred)).isEqualTo(Files.readString(inPred));
+                assertThat(ps.out()).isEqualTo(pi.out().replace(inPred.toString(), stPred.toString()));
+                pa.addAll(List.of("--refine", "centroids"));
+                CliHarness.Result refused = run(pa);
+                assertThat(refused.code()).as(refused.err()).isEqualTo(ExitCodes.USAGE);
+                assertThat(refused.err()).contains("--refine centroids");
+            }
         }
         System.out.printf("privadapt-stream: source train, streamed vs in process: largest relative difference %.2g%n", worst);
         // a label outside the classes in the last block, a gradient learner: refused before any charge

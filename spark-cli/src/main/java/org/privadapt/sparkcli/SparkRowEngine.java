@@ -1,7 +1,6 @@
 package org.privadapt.sparkcli;
 
 import java.util.List;
-import org.apache.spark.SparkConf;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -27,9 +26,10 @@ import org.privadapt.spark.SparkTable;
  * ({@link SparkPreprocessing}) and computes the release with the spark module ({@link SparkPrima#release}); the
  * caller's session (plan, charge, noise, ledger) is used on this JVM, the driver, only.
  *
- * <p>The session: the active one if the JVM has one (a test, a notebook), else one made with {@code --spark-master},
- * else with the master spark-submit set ({@code spark.master}), else {@code local[*]}. A session this engine made is
- * stopped when the rows are closed.
+ * <p>The session ({@link SparkSessions}): the active one if the JVM has one (a test, a notebook), else one made with
+ * {@code --spark-master}, else with the master spark-submit set ({@code spark.master}), else {@code local[*]}; quiet and
+ * without UI unless asked. The files and the columns' types are checked before any row is read ({@link SparkInputs}).
+ * A session this engine made is stopped when the rows are closed.
  */
 public final class SparkRowEngine implements RowEngine {
     @Override
@@ -41,9 +41,11 @@ public final class SparkRowEngine implements RowEngine {
     public PartyRows open(Request request) throws DataException {
         String where = request.data().substring(request.data().indexOf(':') + 1);
         boolean made = SparkSession.getActiveSession().isEmpty() && SparkSession.getDefaultSession().isEmpty();
-        SparkSession spark = session(request.master());
+        SparkSession spark = SparkSessions.session(request.master(), request.verbose(), request.ui());
+        made |= spark == madeForDimension; // made by dimension(), before the rows were opened
         boolean ok = false;
         try {
+            SparkInputs.checkFiles(spark, request.data());
             Dataset<Row> frame;
             try {
                 frame = SparkData.frame(spark, request.data());
@@ -52,6 +54,11 @@ public final class SparkRowEngine implements RowEngine {
                 throw new DataException(where, null, "cannot be read by Spark: " + firstLine(e));
             }
             List<String> present = List.of(frame.columns());
+            if (request.featuresColumn() != null) {
+                Rows rows = openColumn(spark, made, frame, request, where);
+                ok = true;
+                return rows;
+            }
             for (String c : request.featureColumns()) {
                 if (!present.contains(c)) {
                     throw new DataException(where, "column '" + c + "'", "no such column (columns: " + String.join(", ", present) + ")");
@@ -61,6 +68,7 @@ public final class SparkRowEngine implements RowEngine {
                 throw new DataException(where, "column '" + request.labelColumn() + "'", "no such label column (columns: "
                         + String.join(", ", present) + ")");
             }
+            SparkInputs.checkTypes(frame.schema(), request.featureColumns(), where);
             String problem;
             try {
                 problem = SparkData.firstProblem(frame, request.featureColumns(), request.labelColumn());
@@ -74,7 +82,7 @@ public final class SparkRowEngine implements RowEngine {
                     request.preprocessing());
             long n = table.requireValid().rows(); // after the preprocessing: finite, as in process
             ok = true;
-            return new Rows(spark, made, table, n, where);
+            return new Rows(spark, made, table, table, n, where);
         } catch (IllegalArgumentException e) {
             throw new DataException(where, null, e.getMessage());
         } finally {
@@ -84,23 +92,104 @@ public final class SparkRowEngine implements RowEngine {
         }
     }
 
-    static SparkSession session(String master) {
-        SparkSession.Builder b = SparkSession.builder().appName("privadapt");
-        if (master != null) {
-            b.master(master);
-        } else if (!new SparkConf().contains("spark.master")) { // spark-submit sets spark.master
-            b.master("local[*]");
+    /** d of the features columns this engine has read (data and column): the command asks, then opens the rows. */
+    private final java.util.Map<String, Integer> dimensions = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile SparkSession madeForDimension;
+
+    @Override
+    public int dimension(Request request) throws DataException {
+        if (request.featuresColumn() == null) {
+            return request.featureColumns().size();
         }
-        return b.getOrCreate();
+        Integer known = dimensions.get(request.data() + "\u0000" + request.featuresColumn());
+        if (known != null) {
+            return known;
+        }
+        String where = request.data().substring(request.data().indexOf(':') + 1);
+        boolean none = SparkSession.getActiveSession().isEmpty() && SparkSession.getDefaultSession().isEmpty();
+        SparkSession spark = SparkSessions.session(request.master(), request.verbose(), request.ui());
+        if (none) {
+            madeForDimension = spark;
+        }
+        SparkInputs.checkFiles(spark, request.data());
+        Dataset<Row> frame = frame(spark, request, where);
+        int d = columnDimension(frame, request.featuresColumn(), where);
+        dimensions.put(request.data() + "\u0000" + request.featuresColumn(), d);
+        return d;
+    }
+
+    private static Dataset<Row> frame(SparkSession spark, Request request, String where) throws DataException {
+        try {
+            Dataset<Row> frame = SparkData.frame(spark, request.data());
+            frame.schema();
+            return frame;
+        } catch (Exception e) {
+            throw new DataException(where, null, "cannot be read by Spark: " + firstLine(e));
+        }
+    }
+
+    /** d of a features column (its type checked): the layout, from the column's metadata or first row. */
+    private static int columnDimension(Dataset<Row> frame, String column, String where) throws DataException {
+        List<String> present = List.of(frame.columns());
+        if (!present.contains(column)) {
+            throw new DataException(where, "column '" + column + "'", "no such column (columns: " + String.join(", ", present) + ")");
+        }
+        org.apache.spark.sql.types.DataType t = frame.schema().apply(column).dataType();
+        if (org.privadapt.spark.SparkVectors.kind(t) == null) {
+            throw new DataException(where, "column '" + column + "'", "its type is " + t.simpleString() + ", not a vector or "
+                    + "array<double> (--features-column); name scalar columns with --feature-columns");
+        }
+        int d;
+        try {
+            d = org.privadapt.spark.SparkVectors.dimension(frame, column);
+        } catch (Exception e) {
+            throw new DataException(where, "column '" + column + "'", "cannot be read by Spark: " + firstLine(e));
+        }
+        if (d < 1) {
+            throw new DataException(where, "column '" + column + "'", "no rows with a vector");
+        }
+        return d;
+    }
+
+    /**
+     * A features column's rows (issue 45 item 1): the layout from the column, the row count from Spark's count (Parquet's
+     * footers), no pass over the values here: the release's one aggregate reads each partition's rows into blocks (the
+     * vectors decoded with typed bulk reads), preprocesses each block with the in-process code, checks every value
+     * (missing, non-finite, a vector of another length: refused before the charge) and sums the moments with one BLAS
+     * call per block. Other releases would read the rows as a preprocessed table of arrays.
+     */
+    private Rows openColumn(SparkSession spark, boolean made, Dataset<Row> frame, Request request, String where) throws DataException {
+        Integer known = dimensions.get(request.data() + "\u0000" + request.featuresColumn());
+        int d = known != null ? known : columnDimension(frame, request.featuresColumn(), where);
+        if (request.labelColumn() != null && !List.of(frame.columns()).contains(request.labelColumn())) {
+            throw new DataException(where, "column '" + request.labelColumn() + "'", "no such label column (columns: "
+                    + String.join(", ", frame.columns()) + ")");
+        }
+        SparkTable raw = org.privadapt.spark.SparkVectors.table(frame, request.featuresColumn(), d, request.labelColumn());
+        long n;
+        try {
+            n = frame.count();
+        } catch (Exception e) {
+            throw new DataException(where, null, "cannot be read by Spark: " + firstLine(e));
+        }
+        if (n == 0) {
+            throw new DataException(where, null, "the table has no rows");
+        }
+        return new Rows(spark, made, SparkPreprocessing.apply(raw, request.preprocessing()), raw.withBlockMap(request.preprocessing()),
+                n, where);
     }
 
     private static String firstLine(Throwable e) {
-        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        int nl = m.indexOf('\n');
-        return (nl < 0 ? m : m.substring(0, nl)).trim();
+        return SparkSessions.firstLine(e);
     }
 
-    private record Rows(SparkSession spark, boolean made, SparkTable table, long size, String where) implements PartyRows {
+    /**
+     * @param table the rows, preprocessed, as every release reads them
+     * @param aggregated the rows as the target release's aggregate reads them: {@code table}, or (a features column) the raw
+     *                   vectors with the preprocessing applied block by block inside the aggregate
+     */
+    private record Rows(SparkSession spark, boolean made, SparkTable table, SparkTable aggregated, long size, String where)
+            implements PartyRows {
         @Override
         public int dimension() {
             return table.dimension();
@@ -108,8 +197,12 @@ public final class SparkRowEngine implements RowEngine {
 
         @Override
         public TargetRelease targetRelease(PrimaConfig cfg, String preprocessing, String method, String runId, PrivacySession session)
-                throws BudgetExceededException, BudgetLedger.LedgerException {
-            return SparkPrima.release(table, cfg, preprocessing, method, 1L, runId, session);
+                throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
+            try {
+                return SparkPrima.release(aggregated, cfg, preprocessing, method, 1L, runId, session);
+            } catch (IllegalArgumentException e) { // a row refused by the release's check pass, before the charge
+                throw new DataException(where, null, e.getMessage());
+            }
         }
 
         @Override
@@ -125,6 +218,16 @@ public final class SparkRowEngine implements RowEngine {
                 throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
             requireClasses(classes);
             return org.privadapt.spark.SparkDpot.release(table, classes, cfg, session, runId, preprocessing);
+        }
+
+        @Override
+        public Predictions predict(SourceModel model) throws DataException {
+            try {
+                org.privadapt.spark.SparkPredictions.Predicted p = org.privadapt.spark.SparkPredictions.predict(table, model, "predict");
+                return new Predictions(p.classes(), p.labels());
+            } catch (IllegalArgumentException e) {
+                throw new DataException(where, null, e.getMessage());
+            }
         }
 
         @Override

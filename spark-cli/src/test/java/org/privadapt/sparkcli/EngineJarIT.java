@@ -17,7 +17,8 @@ import org.privadapt.cli.ExitCodes;
  * The built jars, run as separate JVMs after {@code package} (surefire execution {@code jars}): the plain CLI jar
  * refuses {@code --engine spark} with the spark-submit command; the Spark jar run as spark-submit runs it (Spark's
  * jars, with Spark's jackson 2.20, first on the classpath, then the application jar; the flags spark-submit adds on
- * Java 17) writes the same artifact and ledger as the plain jar in process.
+ * Java 17) writes the same artifact and ledger as the plain jar in process, and so does {@code ./privadapt --engine spark}
+ * on a local master (its own classpath and flags, no Spark distribution).
  */
 class EngineJarIT {
     @TempDir
@@ -111,5 +112,26 @@ class EngineJarIT {
         double worst = Math.max(SparkCliSupport.compare(dir.resolve("in.json"), dir.resolve("spark.json")),
                 SparkCliSupport.compare(dir.resolve("in.ledger"), dir.resolve("spark.ledger")));
         System.out.printf("privadapt-spark-cli: the submitted jar vs the plain jar: largest relative difference %.2g%n", worst);
+
+        // issue 45 item 4: the launcher runs --engine spark itself on a local master, without a Spark distribution (the
+        // classpath and flags spark-cli's package wrote), quietly: the same artifact and ledger, no Spark INFO line
+        Path launcher = Path.of(System.getProperty("privadapt.sparkJar")).getParent().getParent().getParent().resolve("privadapt");
+        List<String> cmd = new ArrayList<>(List.of(launcher.toString()));
+        cmd.addAll(release("csv:" + csv, dir.resolve("launched.json"), dir.resolve("launched.ledger")));
+        cmd.addAll(List.of("--engine", "spark", "--spark-master", "local[1]", "--feature-columns", "f0,f1,f2,f3,f4"));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
+        pb.environment().put("PRIVADAPT_NO_BUILD", "1");
+        pb.environment().put("PRIVADAPT_JAVA_OPTS", System.getProperty("privadapt.subprocessJvmArgs", ""));
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        pb.redirectOutput(dir.resolve("stdout").toFile());
+        pb.redirectError(dir.resolve("stderr").toFile());
+        int code = pb.start().waitFor();
+        String err = Files.readString(dir.resolve("stderr"), StandardCharsets.UTF_8);
+        assertThat(code).as(err).isZero();
+        assertThat(Files.readString(dir.resolve("stdout"), StandardCharsets.UTF_8)).contains("240 rows x 5 features");
+        assertThat(err).doesNotContain(" INFO ").doesNotContain("SparkUI");
+        worst = Math.max(SparkCliSupport.compare(dir.resolve("in.json"), dir.resolve("launched.json")),
+                SparkCliSupport.compare(dir.resolve("in.ledger"), dir.resolve("launched.ledger")));
+        System.out.printf("privadapt-spark-cli: the launcher's Spark run vs the plain jar: largest relative difference %.2g%n", worst);
     }
 }

@@ -38,11 +38,20 @@ class SparkEngineCliTest extends SparkEngineCliFixture {
             Path inLedger = dir.resolve(c.name + "-in.ledger");
             SparkCliSupport.Result in = SparkCliSupport.run(release(c.method, csv.toString(), inOut, inLedger, c.extra, false));
             assertThat(in.code()).as(c.name + " in process: " + in.err()).isZero();
-            for (String data : List.of("parquet:" + parquet, "csv:" + csv)) {
+            // issue 45 item 1: the default case also from one features column (a Spark ML dense vector as stored)
+            List<String> sources = c.name.equals("prima-default") ? List.of("parquet:" + parquet, "csv:" + csv, "vector:" + vectorParquet())
+                    : List.of("parquet:" + parquet, "csv:" + csv);
+            for (String data : sources) {
                 String tag = c.name + "-" + data.substring(0, data.indexOf(':'));
                 Path out = dir.resolve(tag + ".json");
                 Path ledger = dir.resolve(tag + ".ledger");
-                SparkCliSupport.Result sp = SparkCliSupport.run(release(c.method, data, out, ledger, c.extra, true));
+                List<String> args = release(c.method, data.replace("vector:", "parquet:"), out, ledger, c.extra, true);
+                if (data.startsWith("vector:")) {
+                    int at = args.indexOf("--feature-columns");
+                    args.set(at, "--features-column");
+                    args.set(at + 1, "vec");
+                }
+                SparkCliSupport.Result sp = SparkCliSupport.run(args);
                 assertThat(sp.code()).as(tag + ": " + sp.err()).isZero();
                 assertThat(sp.out()).isEqualTo(in.out().replace(inOut.toString(), out.toString()));
                 worst = Math.max(worst, SparkCliSupport.compare(inOut, out));
@@ -50,6 +59,21 @@ class SparkEngineCliTest extends SparkEngineCliFixture {
             }
         }
         System.out.printf("privadapt-spark-cli: target release, Spark vs in process: largest relative difference %.2g%n", worst);
+    }
+
+    /** The target's rows as one column {@code vec} of Spark ML dense vectors as stored (struct<type, size, indices, values>). */
+    static Path vectorParquet() {
+        Path out = dir.resolve("target-vector.parquet");
+        if (!Files.exists(out)) {
+            List<Column> f = new ArrayList<>();
+            for (String n : SparkCliSupport.featureNames(D)) {
+                f.add(functions.col(n));
+            }
+            Column vec = functions.struct(functions.lit((byte) 1).cast("tinyint").as("type"), functions.lit(null).cast("int").as("size"),
+                    functions.lit(null).cast("array<int>").as("indices"), functions.array(f.toArray(new Column[0])).as("values"));
+            spark.read().parquet(parquet.toString()).select(vec.as("vec"), functions.col("y")).write().parquet(out.toString());
+        }
+        return out;
     }
 
     @Test
@@ -88,6 +112,26 @@ class SparkEngineCliTest extends SparkEngineCliFixture {
                 assertThat(sp.out()).isEqualTo(in.out().replace(inOut.toString(), out.toString()));
                 worst = Math.max(worst, SparkCliSupport.compare(inOut, out));
                 worst = Math.max(worst, SparkCliSupport.compare(inLedger, ledger));
+            }
+            if (c.name.equals("prima-ncm")) {
+                // issue 45 item 4: target predict on Spark writes the in-process predictions and accuracy (the target CSV,
+                // read in the file's order); --refine needs the rows in one place: refused
+                Path inPred = dir.resolve("predict-in.csv");
+                SparkCliSupport.Result pi = SparkCliSupport.run(List.of("target", "predict", "--data", csv.toString(), "--label-column", "y",
+                        "--model", inOut.toString(), "--out", inPred.toString()));
+                assertThat(pi.code()).as("predict in process: " + pi.err()).isZero();
+                Path spPred = dir.resolve("predict-spark.csv");
+                List<String> pa = new ArrayList<>(List.of("target", "predict", "--data", "csv:" + csv, "--label-column", "y", "--model",
+                        inOut.toString(), "--out", spPred.toString(), "--engine", "spark", "--spark-master", "local[2]", "--feature-columns",
+                        String.join(",", SparkCliSupport.featureNames(D))));
+                SparkCliSupport.Result ps = SparkCliSupport.run(pa);
+                assertThat(ps.code()).as("predict on Spark: " + ps.err()).isZero();
+                assertThat(Files.readString(spPred)).isEqualTo(Files.readString(inPred));
+                assertThat(ps.out()).isEqualTo(pi.out().replace(inPred.toString(), spPred.toString()));
+                pa.addAll(List.of("--refine", "centroids"));
+                SparkCliSupport.Result refused = SparkCliSupport.run(pa);
+                assertThat(refused.code()).as(refused.err()).isEqualTo(ExitCodes.USAGE);
+                assertThat(errorLines(refused)).singleElement().asString().contains("--refine centroids");
             }
         }
         System.out.printf("privadapt-spark-cli: source train, Spark vs in process: largest relative difference %.2g%n", worst);
@@ -224,9 +268,54 @@ class SparkEngineCliTest extends SparkEngineCliFixture {
         r = SparkCliSupport.run(release("prima", "csv:" + bad, out, ledger, List.of(), true));
         assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.DATA);
         assertThat(errorLines(r)).singleElement().asString().contains("column 'f4'").contains("missing");
+        // issue 45 item 4: the files and the types are checked before any row is read (no Spark job), each one line
+        Path typed = dir.resolve("typed.parquet");
+        spark.read().parquet(parquet.toString()).limit(4).withColumn("ts", functions.current_timestamp())
+                .withColumn("b", functions.col("f0").gt(0)).coalesce(1).write().parquet(typed.toString());
+        Path twoCsv = Files.createDirectories(dir.resolve("two-csv"));
+        Files.copy(csv, twoCsv.resolve("a.csv"));
+        Files.copy(csv, twoCsv.resolve("b.csv"));
+        for (String[] c : new String[][] {{"parquet:" + csv, "is not Parquet"}, {"csv:" + parquet, "is Parquet, not CSV"},
+            {"csv:" + twoCsv, "is a directory of 2 files"}, {"parquet:" + typed, "column 'ts': its type is timestamp, not a number"},
+            {"parquet:" + typed, "column 'b': its type is boolean, not a number"}}) {
+            args = release("prima", c[0], out, ledger, List.of(), true);
+            if (c[1].contains("column '")) {
+                args.set(args.indexOf("--feature-columns") + 1, "f0," + c[1].substring(8, c[1].indexOf("':")));
+            }
+            r = SparkCliSupport.run(args);
+            assertThat(r.code()).as(c[0] + ": " + r.err()).isEqualTo(ExitCodes.DATA);
+            assertThat(errorLines(r)).as(c[0]).singleElement().asString().contains(c[1]);
+        }
+        // in process the same directory is named as one
+        r = SparkCliSupport.run(release("prima", "csv:" + twoCsv, out, ledger, List.of(), false));
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.DATA);
+        assertThat(errorLines(r)).singleElement().asString().contains("is a directory");
+        // a master that is not one: a usage error; a standalone master that does not answer: exit 6 at once, not the data
+        for (String[] m : new String[][] {{"nonsense", "2"}, {"local[0]", "2"}, {"spark://127.0.0.1:1", "6"}}) {
+            args = release("prima", "parquet:" + parquet, out, ledger, List.of(), true);
+            args.set(args.indexOf("--spark-master") + 1, m[0]);
+            r = SparkCliSupport.run(args);
+            assertThat(r.code()).as(m[0] + ": " + r.err()).isEqualTo(Integer.parseInt(m[1]));
+            assertThat(errorLines(r)).as(m[0]).singleElement().asString().contains(m[0]);
+        }
         // nothing charged, nothing written: the ledger was never created
         assertThat(out).doesNotExist();
         assertThat(ledger).doesNotExist();
+        // the ledger before the rows: a damaged ledger is found before the bad value is (exit 5, not 3), a spent one
+        // before any row is read (exit 4), and neither is changed
+        Files.writeString(ledger, "{ not a ledger");
+        r = SparkCliSupport.run(release("prima", "csv:" + bad, out, ledger, List.of(), true));
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.ARTIFACT);
+        assertThat(errorLines(r)).singleElement().asString().contains(ledger.toString());
+        Files.delete(ledger);
+        r = SparkCliSupport.run(release("prima", "csv:" + csv, out, ledger, List.of(), true));
+        assertThat(r.code()).as(r.err()).isZero();
+        byte[] spent = Files.readAllBytes(ledger);
+        r = SparkCliSupport.run(release("prima", "csv:" + bad, dir.resolve("bad-out-2.json"), ledger, List.of(), true));
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.BUDGET);
+        assertThat(errorLines(r)).singleElement().asString().contains("over its budget");
+        assertThat(Files.readAllBytes(ledger)).isEqualTo(spent);
+        assertThat(dir.resolve("bad-out-2.json")).doesNotExist();
     }
 
     @Test

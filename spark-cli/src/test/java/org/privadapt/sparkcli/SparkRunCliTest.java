@@ -54,13 +54,9 @@ class SparkRunCliTest extends SparkEngineCliFixture {
                         "local[2]", "--feature-columns", String.join(",", SparkCliSupport.featureNames(D))));
                 SparkCliSupport.Result b = SparkCliSupport.run(sp);
                 assertThat(b.code()).as(extra + " " + data[0] + ": " + b.err()).isZero();
-                com.fasterxml.jackson.databind.JsonNode j = om.readTree(b.out());
-                assertThat(j.path("accuracy").asDouble()).as(extra + " accuracy").isEqualTo(r.path("accuracy_mean").asDouble());
-                assertThat(j.path("accuracy").asDouble()).as(extra + " accuracy above chance").isGreaterThan(0.5);
-                for (String party : List.of("source", "target")) {
-                    assertThat(j.path("privacy").path(party).path("epsilon").asDouble()).as(party)
-                            .isCloseTo(r.path("privacy").path(party).path("epsilon").asDouble(), org.assertj.core.api.Assertions.within(1e-9));
-                }
+                com.fasterxml.jackson.databind.JsonNode j = sameSchema(om.readTree(a.out()), om.readTree(b.out()));
+                assertThat(j.path("accuracy_mean").asDouble()).as(extra + " accuracy").isEqualTo(r.path("accuracy_mean").asDouble());
+                assertThat(j.path("accuracy_mean").asDouble()).as(extra + " accuracy above chance").isGreaterThan(0.5);
             }
         }
         // the source's ledger cannot pay its plan: refused (exit 4), and the target's ledger is not written either
@@ -99,11 +95,9 @@ class SparkRunCliTest extends SparkEngineCliFixture {
                     "--spark-master", "local[2]", "--feature-columns", features));
             SparkCliSupport.Result b = SparkCliSupport.run(sp);
             assertThat(b.code()).as(learner + " on Spark: " + b.err()).isZero();
-            com.fasterxml.jackson.databind.JsonNode j = om.readTree(b.out());
-            assertThat(j.path("learner").asText()).isEqualTo(learner);
-            assertThat(j.path("accuracy").asDouble()).as(learner + " accuracy").isEqualTo(r.path("accuracy_mean").asDouble());
-            assertThat(j.path("privacy").path("source").path("epsilon").asDouble()).as(learner + " spend")
-                    .isCloseTo(r.path("privacy").path("source").path("epsilon").asDouble(), org.assertj.core.api.Assertions.within(1e-9));
+            assertThat(om.readTree(b.out()).path("config").path("learner").asText()).isEqualTo(learner);
+            com.fasterxml.jackson.databind.JsonNode j = sameSchema(om.readTree(a.out()), om.readTree(b.out()));
+            assertThat(j.path("accuracy_mean").asDouble()).as(learner + " accuracy").isEqualTo(r.path("accuracy_mean").asDouble());
         }
         // n not declared public under add/remove: refused before any charge, nothing written
         Path ledger = dir.resolve("gradient-source.ledger");
@@ -138,9 +132,9 @@ class SparkRunCliTest extends SparkEngineCliFixture {
                     "spark", "--spark-master", "local[2]", "--feature-columns", features));
             SparkCliSupport.Result b = SparkCliSupport.run(sp);
             assertThat(b.code()).as(extra + " on Spark: " + b.err()).isZero();
-            com.fasterxml.jackson.databind.JsonNode j = om.readTree(b.out());
-            assertThat(j.path("accuracy").asDouble()).as(extra + " accuracy").isEqualTo(expected);
-            assertThat(j.path("accuracy").asDouble()).as(extra + " accuracy above chance").isGreaterThan(0.5);
+            com.fasterxml.jackson.databind.JsonNode j = sameSchema(om.readTree(a.out()), om.readTree(b.out()));
+            assertThat(j.path("accuracy_mean").asDouble()).as(extra + " accuracy").isEqualTo(expected);
+            assertThat(j.path("accuracy_mean").asDouble()).as(extra + " accuracy above chance").isGreaterThan(0.5);
             assertThat(j.path("privacy").path("source").path("private").asBoolean()).isFalse();
         }
         for (List<String> bad : List.of(List.of("--method", "coral", "--classifier", "dnn"), List.of("--method", "coral", "--param", "epochs=3"),
@@ -183,12 +177,13 @@ class SparkRunCliTest extends SparkEngineCliFixture {
                     SparkCliSupport.Result b = SparkCliSupport.run(sp);
                     String what = method + params + " on Spark (" + kind + ")";
                     assertThat(b.code()).as(what + ": " + b.err()).isZero();
-                    com.fasterxml.jackson.databind.JsonNode jb = om.readTree(b.out());
-                    assertThat(jb.path("mse").asDouble()).as(what + " mse").isCloseTo(expected,
+                    com.fasterxml.jackson.databind.JsonNode jb = sameSchema(om.readTree(a.out()), om.readTree(b.out()));
+                    assertThat(jb.path("mse_mean").asDouble()).as(what + " mse").isCloseTo(expected,
                             org.assertj.core.data.Offset.offset(1e-9 * Math.abs(expected)));
                     assertThat(jb.path("privacy").path("target").path("epsilon").asDouble()).as(what + " spent")
                             .isEqualTo(ja.path("privacy").path("target").path("epsilon").asDouble());
-                    assertThat(jb.path("target_train_rows").asInt()).isEqualTo(ja.path("diagnostics").get(0).path("target_train_rows").asInt());
+                    assertThat(jb.path("diagnostics").get(0).path("target_train_rows").asInt())
+                            .isEqualTo(ja.path("diagnostics").get(0).path("target_train_rows").asInt());
                 }
             }
         }
@@ -200,4 +195,33 @@ class SparkRunCliTest extends SparkEngineCliFixture {
         assertThat(errorLines(r)).singleElement().asString().contains("replace");
     }
 
+    /**
+     * {@code run --json} has one schema for every engine (issue 45 item 4): the same top-level fields, the same fields
+     * in the result, and per party the same privacy block (the same events and requested epsilon, the spend to 1e-9);
+     * returns the Spark run's result.
+     */
+    static com.fasterxml.jackson.databind.JsonNode sameSchema(com.fasterxml.jackson.databind.JsonNode in,
+                                                             com.fasterxml.jackson.databind.JsonNode spark) {
+        assertThat(fields(spark)).isEqualTo(fields(in));
+        com.fasterxml.jackson.databind.JsonNode a = in.path("results").get(0);
+        com.fasterxml.jackson.databind.JsonNode b = spark.path("results").get(0);
+        assertThat(fields(b)).isEqualTo(fields(a));
+        assertThat(spark.path("environment").path("java").asText()).isNotEmpty();
+        for (String party : List.of("source", "target")) {
+            com.fasterxml.jackson.databind.JsonNode pa = a.path("privacy").path(party);
+            com.fasterxml.jackson.databind.JsonNode pb = b.path("privacy").path(party);
+            assertThat(fields(pb)).as(party).isEqualTo(fields(pa));
+            assertThat(pb.path("epsilon").asDouble()).as(party).isCloseTo(pa.path("epsilon").asDouble(),
+                    org.assertj.core.api.Assertions.within(1e-9));
+            assertThat(pb.path("events")).as(party + " events").isEqualTo(pa.path("events"));
+            assertThat(pb.path("epsilon_requested")).as(party).isEqualTo(pa.path("epsilon_requested"));
+        }
+        return b;
+    }
+
+    private static List<String> fields(com.fasterxml.jackson.databind.JsonNode n) {
+        List<String> f = new ArrayList<>();
+        n.fieldNames().forEachRemaining(f::add);
+        return f;
+    }
 }

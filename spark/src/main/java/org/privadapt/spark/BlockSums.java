@@ -11,7 +11,7 @@ import org.privadapt.math.CompensatedSums;
  *
  * <p>The block's second moment is a Java kernel, not a BLAS call: Spark runs one task per core, and a multi-threaded
  * native BLAS (OpenBLAS's default: one thread per core) called from concurrent tasks was measured 10 to 40 times
- * slower than single-threaded (docs/spark.md, "Scale"); the kernel's speed and its bits do not depend on which BLAS an
+ * slower than single-threaded (docs/performance.md, "Spark and streaming at scale"); the kernel's speed and its bits do not depend on which BLAS an
  * executor has or how it is configured.
  */
 final class BlockSums {

@@ -74,26 +74,30 @@ public final class RowAggregation {
         }
         int d = table.dimension();
         boolean labelled = table.labelled();
+        SparkVectors.Kind kind = SparkVectors.kind(table);
+        String blockMap = table.blockMap();
         JavaRDD<InternalRow> rows = table.rows().queryExecution().toRdd().toJavaRDD();
         List<Tuple2<Integer, A>> parts = rows.mapPartitionsWithIndex((Integer index, Iterator<InternalRow> it) -> {
             A acc = zero.get();
             double[][] block = new double[blockRows][];
             String[] labels = labelled ? new String[blockRows] : null;
             Labels names = labelled ? new Labels() : null;
+            org.privadapt.data.preprocess.Preprocessing steps = blockMap == null ? null
+                    : org.privadapt.data.preprocess.Preprocessing.parse(blockMap);
             int m = 0;
             while (it.hasNext()) {
                 InternalRow r = it.next();
-                block[m] = SparkTable.features(r, d);
+                block[m] = SparkVectors.features(r, d, kind);
                 if (labelled) {
                     labels[m] = names.of(r);
                 }
                 if (++m == blockRows) {
-                    acc.addBlock(block, labels, m);
+                    acc.addBlock(mapped(steps, block, m, d), labels, m);
                     m = 0;
                 }
             }
             if (m > 0) {
-                acc.addBlock(block, labels, m);
+                acc.addBlock(mapped(steps, block, m, d), labels, m);
             }
             List<Tuple2<Integer, A>> one = new ArrayList<>(1);
             one.add(new Tuple2<>(index, acc));
@@ -106,6 +110,28 @@ public final class RowAggregation {
             total.merge(p._2());
         }
         return total;
+    }
+
+    /**
+     * The block's rows through the table's row-local preprocessing (the in-process code on the block as a matrix, as
+     * {@link SparkPreprocessing} applies it to its chunks), or the block itself without one.
+     */
+    private static double[][] mapped(org.privadapt.data.preprocess.Preprocessing steps, double[][] block, int m, int d) {
+        if (steps == null) {
+            return block;
+        }
+        double[][] rows = java.util.Arrays.copyOf(block, m);
+        org.privadapt.math.DenseMatrix out = steps.fitAndApply(new org.privadapt.data.Dataset("spark-partition",
+                org.privadapt.math.DenseMatrix.fromRows(rows), null, null, null)).features().toDense();
+        double[][] res = new double[block.length][];
+        for (int i = 0; i < m; i++) {
+            double[] x = new double[out.cols()];
+            for (int j = 0; j < x.length; j++) {
+                x[j] = out.get(i, j);
+            }
+            res[i] = x;
+        }
+        return res;
     }
 
     /**

@@ -26,6 +26,9 @@ public final class SparkPreprocessing {
         if (!p.dataDependentSteps().isEmpty()) {
             throw new IllegalArgumentException("preprocessing step(s) " + p.dataDependentSteps() + " are fitted on the rows, not row-local");
         }
+        if (table.blockMap() != null) {
+            throw new IllegalArgumentException("a table with a block map is read by the aggregates only");
+        }
         if (p.steps().isEmpty()) {
             return table;
         }
@@ -37,7 +40,12 @@ public final class SparkPreprocessing {
             return new ChunkedRows(it, d, labelled, CHUNK, block -> steps.fitAndApply(new org.privadapt.data.Dataset("spark-partition",
                     block, null, null, null)).features().toDense());
         };
-        Dataset<Row> out = table.rows().mapPartitions(f, Encoders.row(table.rows().schema()));
+        // the output's features are an array<double> whatever the input held (a vector column: SparkVectors)
+        org.apache.spark.sql.types.StructType schema = table.rows().schema();
+        org.apache.spark.sql.types.StructField[] fields = schema.fields().clone();
+        fields[0] = org.apache.spark.sql.types.DataTypes.createStructField(SparkTable.FEATURES,
+                org.apache.spark.sql.types.DataTypes.createArrayType(org.apache.spark.sql.types.DataTypes.DoubleType, true), true);
+        Dataset<Row> out = table.rows().mapPartitions(f, Encoders.row(new org.apache.spark.sql.types.StructType(fields)));
         return new SparkTable(out, table.featureNames(), table.labelColumn());
     }
 }

@@ -52,8 +52,9 @@ public final class SparkPrima {
         double rowBound = cfg.rowBound();
         double[] bounds = firstBounds == null ? null : firstBounds.clone();
         boolean labelled = target.labelled();
+        boolean blas = SparkVectors.isFeaturesColumn(target);
         Checked both = RowAggregation.aggregate(target,
-                () -> new Checked(new SparkTable.Counter(labelled), new MomentAcc(d, rowBound, blocks, blockOf, bounds)));
+                () -> new Checked(new SparkTable.Counter(labelled), new MomentAcc(d, rowBound, blocks, blockOf, bounds, blas)));
         SparkTable.require(both.counter.result());
         SecondMomentRelease.ExactMoments cached = exact(both.moments, first, blocks);
         return Prima.answeringFirst(ask, cached, momentSource(target, cfg));
@@ -165,7 +166,8 @@ public final class SparkPrima {
         int[][] blocks = blocks(partition);
         int[] blockOf = Prima.blockIndex(partition);
         double[] bounds = blockBounds == null ? null : blockBounds.clone();
-        MomentAcc total = RowAggregation.aggregate(table, () -> new MomentAcc(d, rowBound, blocks, blockOf, bounds));
+        boolean blas = SparkVectors.isFeaturesColumn(table);
+        MomentAcc total = RowAggregation.aggregate(table, () -> new MomentAcc(d, rowBound, blocks, blockOf, bounds, blas));
         return exact(total, partition, blocks);
     }
 
@@ -180,12 +182,22 @@ public final class SparkPrima {
         private final int[] blockOf;
         private final double[] bounds;
         private final boolean whole;
+        private final boolean blas;
         final int[] offsets;
         final CompensatedSums grams;
         final CompensatedSums sums;
         long count;
 
         MomentAcc(int d, double rowBound, int[][] blocks, int[] blockOf, double[] bounds) {
+            this(d, rowBound, blocks, blockOf, bounds, false);
+        }
+
+        /**
+         * @param blas each block's Gram matrix by one BLAS call per block of the partition ({@code LinAlg.gram}, the
+         *             in-process and streaming engines' kernel) instead of the Java kernel ({@link BlockSums})
+         */
+        MomentAcc(int d, double rowBound, int[][] blocks, int[] blockOf, double[] bounds, boolean blas) {
+            this.blas = blas;
             this.rowBound = rowBound;
             this.blocks = blocks;
             this.blockOf = blockOf;
@@ -221,13 +233,38 @@ public final class SparkPrima {
             for (int b = 0; b < blocks.length; b++) {
                 int len = blocks[b].length;
                 double[] g = new double[Triangles.size(len)];
-                BlockSums.addOuterUpper(whole ? clipped : BlockSums.columns(clipped, m, blocks[b]), m, len, g);
+                if (blas) {
+                    gramUpper(clipped, m, blocks[b], g);
+                } else {
+                    BlockSums.addOuterUpper(whole ? clipped : BlockSums.columns(clipped, m, blocks[b]), m, len, g);
+                }
                 BlockSums.addTo(grams, offsets[b], g);
             }
             double[] s = new double[d];
             BlockSums.addRows(clipped, m, d, s);
             BlockSums.addTo(sums, 0, s);
             count += m;
+        }
+
+        /**
+         * The upper triangle (packed as {@link Triangles} lays it out) of the Gram matrix of the rows' entries
+         * {@code idx}: the rows gathered into one column-major m x len matrix, one symmetric rank-m update.
+         */
+        private static void gramUpper(double[][] rows, int m, int[] idx, double[] g) {
+            int len = idx.length;
+            double[] a = new double[m * len];
+            for (int i = 0; i < m; i++) {
+                double[] x = rows[i];
+                for (int p = 0; p < len; p++) {
+                    a[p * m + i] = x[idx[p]];
+                }
+            }
+            DenseMatrix gram = org.privadapt.math.LinAlg.gram(new DenseMatrix(m, len, a));
+            double[] full = gram.data();
+            for (int q = 0, t = 0; q < len; q++) {
+                System.arraycopy(full, q * len, g, t, q + 1);
+                t += q + 1;
+            }
         }
 
         private static boolean isIdentity(int[] idx, int d) {

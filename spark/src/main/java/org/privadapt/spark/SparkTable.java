@@ -16,9 +16,27 @@ import org.apache.spark.sql.catalyst.util.ArrayData;
  * @param featureNames the feature columns' names, in the order of the features array
  * @param labelColumn  the label column's name in the source, or null for unlabelled rows
  */
-public record SparkTable(Dataset<Row> rows, List<String> featureNames, String labelColumn) {
+public record SparkTable(Dataset<Row> rows, List<String> featureNames, String labelColumn, String blockMap) {
     public static final String FEATURES = "features";
     public static final String LABEL = "label";
+
+    /** A table whose rows are read as they are. */
+    public SparkTable(Dataset<Row> rows, List<String> featureNames, String labelColumn) {
+        this(rows, featureNames, labelColumn, null);
+    }
+
+    /**
+     * The same rows with a row-local preprocessing applied as {@link RowAggregation} reads them, a block at a time (the
+     * in-process code on each block, no Spark stage between): for the aggregates only. A path that reads the rows
+     * otherwise ({@code Row}s) takes a table {@link SparkPreprocessing#apply} made instead, and refuses this one.
+     */
+    public SparkTable withBlockMap(String preprocessing) {
+        org.privadapt.data.preprocess.Preprocessing p = org.privadapt.data.preprocess.Preprocessing.parse(preprocessing);
+        if (!p.dataDependentSteps().isEmpty()) {
+            throw new IllegalArgumentException("preprocessing step(s) " + p.dataDependentSteps() + " are fitted on the rows, not row-local");
+        }
+        return new SparkTable(rows, featureNames, labelColumn, p.steps().isEmpty() ? null : p.spec());
+    }
 
     public SparkTable {
         featureNames = List.copyOf(featureNames);
@@ -43,11 +61,15 @@ public record SparkTable(Dataset<Row> rows, List<String> featureNames, String la
 
     /** The same table with its rows re-partitioned into {@code n} partitions (round-robin); for tests and tuning. */
     public SparkTable repartition(int n) {
-        return new SparkTable(rows.repartition(n), featureNames, labelColumn);
+        return new SparkTable(rows.repartition(n), featureNames, labelColumn, blockMap);
     }
 
     /** A row's features as a new array (a null entry, a missing value, becomes NaN). */
     static double[] features(Row r, int d) {
+        Object o = r.get(0);
+        if (o == null || !(o instanceof scala.collection.Seq<?>)) { // a features column of vectors (SparkVectors)
+            return SparkVectors.features(r, d);
+        }
         List<Object> list = r.getList(0);
         if (list.size() != d) {
             throw new IllegalStateException("a row has " + list.size() + " features, the table " + d);

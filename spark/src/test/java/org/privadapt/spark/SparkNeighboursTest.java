@@ -166,7 +166,26 @@ class SparkNeighboursTest {
                             SecondMomentRelease.sensitivity(rel, bounds, r, c), 1e-9, what + ": " + part.size() + " blocks");
                 }
             }
+            // issue 45 item 1: the same from one features column (sparse Spark ML vectors as stored, a row-local
+            // preprocessing per block inside the aggregate, one BLAS call per block): one pair per relation
+            for (Neighbours.Pair p : pairs(rel, base, r, 54).subList(0, 1)) {
+                Partition part = partitions.get(1);
+                double[] bounds = cfg.blockBounds(part);
+                double[] a = SparkPrimaTest.released(SparkPrima.checkedMomentSource(vectors(p.d()), cfg, 7).moments(part, bounds), c);
+                double[] b = SparkPrimaTest.released(SparkPrima.checkedMomentSource(vectors(p.dPrime()), cfg, 7).moments(part, bounds), c);
+                ReleaseComparison.assertWithin(ReleaseComparison.l2(a, b), SecondMomentRelease.sensitivity(rel, bounds, r, c), 1e-9,
+                        rel + " " + p + ": a features column");
+            }
         }
+    }
+
+    /** A dataset as one column of sparse vectors, scaled by 2 block by block as the aggregate reads it. */
+    static SparkTable vectors(Neighbours.Labelled l) {
+        String[] labels = new String[l.y().length];
+        for (int i = 0; i < labels.length; i++) {
+            labels[i] = "c" + l.y()[i];
+        }
+        return new SparkTestSupport.Rows(l.x(), labels).vectors(spark, "sparse", 2).withBlockMap("scale=2");
     }
 
     @Test

@@ -106,6 +106,53 @@ class SparkPrimaTest {
         }
     }
 
+    /**
+     * Issue 45 item 1: the target's release from one features column (array<double>, a dense and a sparse Spark ML
+     * vector as stored), preprocessed block by block inside the aggregate and summed with one BLAS call per block,
+     * equals the in-process release of the preprocessed matrix, for every partitioning; the same charges.
+     */
+    @Test
+    void theReleaseFromAFeaturesColumnEqualsTheInProcessOne() throws Exception {
+        String pre = "l2,scale=3";
+        Dataset target = org.privadapt.data.preprocess.Preprocessing.parse(pre).fitAndApply(
+                new Dataset("t", data.matrix(), null, null, Provenance.generated("spark test")));
+        List<String> kinds = List.of("array", "dense", "sparse");
+        for (int k = 0; k < kinds.size(); k++) { // each kind with one partitioning: each partitioning once
+            String kind = kinds.get(k);
+            SparkTable table = data.vectors(spark, kind, 3).withBlockMap(pre);
+            assertThat(SparkVectors.isFeaturesColumn(table)).isTrue();
+            if (k == 0) {
+                assertThat(SparkVectors.dimension(table.rows(), SparkTable.FEATURES)).isEqualTo(data.dimension());
+            }
+            for (PrimaConfig.Partitioning p : List.of(PrimaConfig.Partitioning.values()[k % PrimaConfig.Partitioning.values().length])) {
+                PrimaConfig cfg = config(p);
+                PrivacySession inProcess = session(NeighbouringRelation.ADD_OR_REMOVE_ONE);
+                PrivacySession onSpark = session(NeighbouringRelation.ADD_OR_REMOVE_ONE);
+                TargetRelease local = Prima.release(target, cfg, pre, "prima", 5, "run", inProcess);
+                TargetRelease distributed = SparkPrima.release(table, cfg, pre, "prima", 5, "run", onSpark);
+                String what = kind + " " + p;
+                assertThat(distributed.partition().blocks()).as(what).usingRecursiveComparison().isEqualTo(local.partition().blocks());
+                assertRelativelyClose(distributed.mean(), local.mean(), REL, what + " mean");
+                for (int b = 0; b < local.blocks().size(); b++) {
+                    assertRelativelyClose(distributed.blocks().get(b).data(), local.blocks().get(b).data(), REL, what + " block " + b);
+                }
+                assertThat(distributed.privacy()).as(what + " privacy statement").isEqualTo(local.privacy());
+                assertThat(onSpark.events()).as(what + " charges").isEqualTo(inProcess.events());
+            }
+        }
+        // a vector of another length, and a non-finite value, are refused before anything is charged
+        double[] shortRow = new double[data.dimension() - 1];
+        double[] nan = new double[data.dimension()];
+        nan[2] = Double.NaN;
+        for (double[] bad : List.of(shortRow, nan)) {
+            SparkTable table = data.plus(bad, "a").vectors(spark, "array", 2);
+            PrivacySession s = session(NeighbouringRelation.ADD_OR_REMOVE_ONE);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> SparkPrima.release(table, config(PrimaConfig.Partitioning.SINGLE),
+                    "none", "prima", 5, "run", s)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("missing or non-finite");
+            assertThat(s.events()).isEmpty();
+        }
+    }
+
     @Test
     void theExactMomentsEqualTheInProcessOnesAndDoNotDependOnThePartitioning() {
         PrimaConfig cfg = config(PrimaConfig.Partitioning.RANDOM);

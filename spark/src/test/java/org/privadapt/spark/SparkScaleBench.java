@@ -31,8 +31,8 @@ import org.privadapt.privacy.noise.NoiseSource;
 
 /**
  * A benchmark (a {@code main}, not a unit test) of the Spark aggregates on a synthetic Parquet file, and of the
- * in-process streaming engine on the same rows as CSV. Run with the spark module's test classpath (docs/spark.md,
- * "Scale"):
+ * in-process streaming engine on the same rows as CSV. Run with the spark module's test classpath (docs/performance.md,
+ * "Spark and streaming at scale"):
  *
  * <pre>
  * write N D DIR [csv]          Parquet DIR/parquet (and DIR/rows.csv, one file) of N x D values with 4 decimals and a

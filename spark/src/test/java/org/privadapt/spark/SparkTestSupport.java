@@ -85,6 +85,48 @@ final class SparkTestSupport {
             return spark.createDataFrame(list, DataTypes.createStructType(fields));
         }
 
+        /**
+         * These rows as one features column (issue 45 item 1), the labels in y: {@code array} (array<double>), {@code dense}
+         * or {@code sparse} (a Spark ML vector as stored: struct<type, size, indices, values>; sparse holds the non-zero
+         * entries only), read through {@link SparkVectors#table}.
+         */
+        SparkTable vectors(SparkSession spark, String kind, int partitions) {
+            int d = dimension();
+            org.apache.spark.sql.types.StructType vector = DataTypes.createStructType(List.of(
+                    DataTypes.createStructField("type", DataTypes.ByteType, false),
+                    DataTypes.createStructField("size", DataTypes.IntegerType, true),
+                    DataTypes.createStructField("indices", DataTypes.createArrayType(DataTypes.IntegerType, false), true),
+                    DataTypes.createStructField("values", DataTypes.createArrayType(DataTypes.DoubleType, false), true)));
+            boolean array = kind.equals("array");
+            List<Row> list = new ArrayList<>();
+            for (int i = 0; i < rows.length; i++) {
+                Object v;
+                if (array) {
+                    v = scala.collection.immutable.ArraySeq.unsafeWrapArray(rows[i].clone());
+                } else if (kind.equals("dense")) {
+                    v = RowFactory.create((byte) 1, null, null, scala.collection.immutable.ArraySeq.unsafeWrapArray(rows[i].clone()));
+                } else {
+                    List<Integer> idx = new ArrayList<>();
+                    List<Double> val = new ArrayList<>();
+                    for (int j = 0; j < d; j++) {
+                        if (rows[i][j] != 0) {
+                            idx.add(j);
+                            val.add(rows[i][j]);
+                        }
+                    }
+                    v = RowFactory.create((byte) 0, d, scala.jdk.javaapi.CollectionConverters.asScala(idx).toSeq(),
+                            scala.jdk.javaapi.CollectionConverters.asScala(val).toSeq());
+                }
+                list.add(RowFactory.create(v, labels[i]));
+            }
+            org.apache.spark.sql.types.StructType schema = DataTypes.createStructType(List.of(
+                    DataTypes.createStructField("x", array ? DataTypes.createArrayType(DataTypes.DoubleType, false) : vector, true),
+                    DataTypes.createStructField("y", DataTypes.StringType, true)));
+            Dataset<Row> df = spark.createDataFrame(new org.apache.spark.api.java.JavaSparkContext(spark.sparkContext())
+                    .parallelize(list, partitions), schema);
+            return SparkVectors.table(df, "x", d, "y"); // d known here; SparkPrimaTest reads it with SparkVectors.dimension
+        }
+
         SparkTable table(SparkSession spark, int partitions) {
             return SparkData.of(frame(spark), featureNames(), "y").repartition(partitions);
         }

@@ -180,17 +180,18 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
          */
         private Integer trainOnSpark(TargetRelease release, MethodConfig mc) throws Exception {
             String dataSpec = org.privadapt.cli.engine.EngineOptions.sparkData(dataRef);
-            if (engine.featureColumns().size() != release.dimension()) {
+            if (engine.dimension("source train") != release.dimension()) {
                 throw new UsageException("--feature-columns names " + engine.featureColumns().size() + " columns; the release "
                         + releaseFile + " is for " + release.dimension() + " features");
             }
             org.privadapt.cli.engine.RowEngine eng = org.privadapt.cli.engine.EngineOptions.sparkEngine(
                     spec.root().commandLine().getParseResult().originalArgs());
-            try (org.privadapt.cli.engine.RowEngine.PartyRows rows = eng.open(new org.privadapt.cli.engine.RowEngine.Request(dataSpec,
-                    engine.featureColumns(), data.labelColumn(), release.preprocessing(), engine.master()))) {
+            // before any row is read: the ledger verified (opening the session), a spent one refused (the plan needs the rows)
+            PrivacySession session = party.session("source");
+            org.privadapt.cli.LedgerPrecheck.check(session, party.ledgerFile(), null);
+            try (org.privadapt.cli.engine.RowEngine.PartyRows rows = eng.open(engine.request(dataSpec, data.labelColumn(), release.preprocessing()))) {
                 org.privadapt.cli.DeltaPolicy.check("source", party.delta(), (int) Math.min(Integer.MAX_VALUE, rows.size()),
                         party.allowLargeDelta, spec.commandLine().getErr());
-                PrivacySession session = party.session("source");
                 SourceModel model;
                 try {
                     model = rows.sourceModel(release, mc, classes, declared(), session);

@@ -184,12 +184,14 @@ public final class SourceReleaseCommand implements Callable<Integer> {
      * The source's rows on Spark ({@code --data} with {@code --engine spark}), opened and checked, the delta policy
      * applied to their number (private, used here only), before anything is charged.
      */
-    private org.privadapt.cli.engine.RowEngine.PartyRows openOnSpark(String pre) throws org.privadapt.data.DataException {
+    private org.privadapt.cli.engine.RowEngine.PartyRows openOnSpark(String pre) throws org.privadapt.data.DataException,
+            org.privadapt.privacy.BudgetExceededException, org.privadapt.privacy.ledger.BudgetLedger.LedgerException {
         org.privadapt.cli.engine.RowEngine eng = org.privadapt.cli.engine.EngineOptions.sparkEngine(
                 spec.root().commandLine().getParseResult().originalArgs());
-        org.privadapt.cli.engine.RowEngine.PartyRows rows = eng.open(new org.privadapt.cli.engine.RowEngine.Request(
-                org.privadapt.cli.engine.EngineOptions.sparkData(dataRef), engine.featureColumns(), data.labelColumn(), pre,
-                engine.master()));
+        engine.dimension("source release"); // named columns only, so far
+        // before any row is read: the ledger verified (opening a session draws nothing), a spent one refused
+        org.privadapt.cli.LedgerPrecheck.check(party.session("source"), party.ledgerFile(), null);
+        org.privadapt.cli.engine.RowEngine.PartyRows rows = eng.open(engine.request(org.privadapt.cli.engine.EngineOptions.sparkData(dataRef), data.labelColumn(), pre));
         try {
             org.privadapt.cli.DeltaPolicy.check("source", party.delta(), (int) Math.min(Integer.MAX_VALUE, rows.size()),
                     party.allowLargeDelta, spec.commandLine().getErr());

@@ -89,7 +89,7 @@ final class SparkBaselineRuns {
         privacy.validate(false);
         output.requireWritable(null);
         SourceCommand.Train.checkClasses(classes, true, data);
-        int d = engine.featureColumns().size();
+        int d = engine.dimension("run");
         Preprocessing steps = Runs.preprocessing(preprocess != null ? preprocess : "l2");
         if (!steps.dataDependentSteps().isEmpty()) {
             throw new UsageException("--engine spark: preprocessing step(s) " + steps.dataDependentSteps() + " are fitted on all of "
@@ -111,10 +111,8 @@ final class SparkBaselineRuns {
         long[] correct;
         long sourceRows;
         long targetRows;
-        try (org.privadapt.cli.engine.RowEngine.PartyRows tgt = eng.open(new org.privadapt.cli.engine.RowEngine.Request(tgtSpec,
-                engine.featureColumns(), data.labelColumn(), pre, engine.master()));
-             org.privadapt.cli.engine.RowEngine.PartyRows src = eng.open(new org.privadapt.cli.engine.RowEngine.Request(srcSpec,
-                     engine.featureColumns(), data.labelColumn(), pre, engine.master()))) {
+        try (org.privadapt.cli.engine.RowEngine.PartyRows tgt = eng.open(engine.request(tgtSpec, data.labelColumn(), pre));
+             org.privadapt.cli.engine.RowEngine.PartyRows src = eng.open(engine.request(srcSpec, data.labelColumn(), pre))) {
             sourceRows = src.size();
             targetRows = tgt.size();
             org.privadapt.math.DenseMatrix sourceMap = null;
@@ -134,25 +132,29 @@ final class SparkBaselineRuns {
             correct = tgt.correct(model, targetMap);
         }
         double accuracy = (double) correct[0] / correct[1];
-        Map<String, Object> summary = new LinkedHashMap<>();
-        summary.put("command", "run");
-        summary.put("engine", "spark");
-        summary.put("method", m.name());
-        summary.put("classifier", "lr");
-        summary.put("source_rows", sourceRows);
-        summary.put("target_rows", targetRows);
-        summary.put("dimension", d);
-        summary.put("preprocess", pre);
+        Map<String, Object> cfgJson = SparkRunReport.config(m.name(), pre, preprocess == null ? "row-local default on Spark" : null,
+                methodOptions.describe(), engine.master(), null, null);
+        Map<String, Object> diagnostics = new LinkedHashMap<>(); // as in process
         if (method.equals("coral")) {
-            summary.put("lambda", lambda);
+            diagnostics.put("lambda", lambda);
         } else if (method.equals("sa")) {
-            summary.put("k", k);
+            diagnostics.put("k", k);
         }
-        summary.put("accuracy", accuracy);
-        summary.put("privacy", Map.of("source", Map.of("private", false), "target", Map.of("private", false)));
+        Map<String, org.privadapt.cli.report.Report.PartySpend> spent = new LinkedHashMap<>();
+        spent.put("source", SparkRunReport.notPrivate());
+        // as in process: source-only reads the target's rows for evaluation only; CORAL and SA read their moments
+        spent.put("target", method.equals("source-only") ? SparkRunReport.nothing() : SparkRunReport.notPrivate());
+        List<org.privadapt.cli.report.Report.DatasetInfo> datasets = List.of(
+                SparkRunReport.dataset("source", srcSpec, sourceRows, engine.featureColumns(), data.labelColumn(),
+                        classes.size() + " classes (given)", pre),
+                SparkRunReport.dataset("target", tgtSpec, targetRows, engine.featureColumns(), data.labelColumn(), "none", pre));
+        org.privadapt.cli.report.Report report = SparkRunReport.classification(source, target, m.name(), accuracy, diagnostics, spent, cfgJson,
+                datasets);
+        output.write(report, org.privadapt.cli.report.Markdown.resultsTable("privadapt run: " + m.name(), List.of(report.results().get(0))),
+                null, null);
         PrintWriter out = spec.commandLine().getOut();
         if (output.json) {
-            out.println(Json.write(summary));
+            out.println(Json.write(report));
         } else {
             out.printf(Locale.ROOT, "task:          %s -> %s (%s, on Spark)%n", source, target, m.name());
             out.printf(Locale.ROOT, "source:        %d x %d, %d classes (given)%n", sourceRows, d, classes.size());
@@ -190,15 +192,13 @@ final class SparkBaselineRuns {
                     + "rows outside the privacy accounting; use row-local steps (l1, l2, clip=B, scale=K, minmax=LO:HI, none)");
         }
         String pre = steps.spec();
-        int d = engine.featureColumns().size();
+        int d = engine.dimension("run");
         org.privadapt.cli.engine.RowEngine eng = org.privadapt.cli.engine.EngineOptions.sparkEngine(
                 spec.root().commandLine().getParseResult().originalArgs());
         String srcSpec = org.privadapt.cli.engine.EngineOptions.sparkData(source);
         String tgtSpec = org.privadapt.cli.engine.EngineOptions.sparkData(target);
-        try (org.privadapt.cli.engine.RowEngine.PartyRows tgt = eng.open(new org.privadapt.cli.engine.RowEngine.Request(tgtSpec,
-                engine.featureColumns(), data.labelColumn(), pre, engine.master()));
-             org.privadapt.cli.engine.RowEngine.PartyRows src = eng.open(new org.privadapt.cli.engine.RowEngine.Request(srcSpec,
-                     engine.featureColumns(), data.labelColumn(), pre, engine.master()))) {
+        try (org.privadapt.cli.engine.RowEngine.PartyRows tgt = eng.open(engine.request(tgtSpec, data.labelColumn(), pre));
+             org.privadapt.cli.engine.RowEngine.PartyRows src = eng.open(engine.request(srcSpec, data.labelColumn(), pre))) {
             Dataset sourceRows = src.publicRegressionRows(Runs.shortName(source));
             org.privadapt.cli.engine.RowEngine.Supervised drawn;
             try {
@@ -217,23 +217,24 @@ final class SparkBaselineRuns {
                 throw new UsageException(m.name() + ": " + e.getMessage(), e);
             }
             org.privadapt.privacy.PrivacySession t = ctx.target();
-            Map<String, Object> summary = new LinkedHashMap<>();
-            summary.put("command", "run");
-            summary.put("engine", "spark");
-            summary.put("method", m.name());
-            summary.put("source_rows", sourceRows.size());
-            summary.put("target_rows", tgt.size());
-            summary.put("target_train_rows", drawn.protocol().n());
-            summary.put("target_test_rows", drawn.protocol().xTest().rows());
-            summary.put("dimension", d);
-            summary.put("preprocess", pre);
-            summary.put("mse", o.mse());
-            summary.put("diagnostics", o.diagnostics());
-            summary.put("privacy", Map.of("target", Map.of("epsilon", t.spent().epsilon(), "delta", t.spent().delta(), "private",
-                    t.isPrivate()), "source", "public (paper 003: not protected)"));
+            Map<String, Object> cfgJson = SparkRunReport.config(m.name(), pre, preprocess == null ? "none (paper 003 scales with the "
+                    + "source's constants)" : null, methodOptions.describe(), engine.master(), privacy.delta(), privacy.seeded());
+            Map<String, org.privadapt.cli.report.Report.PartySpend> spent = new LinkedHashMap<>();
+            // as in process: the public source's block as the method states it (not protected when its rows are used)
+            org.privadapt.privacy.PrivacyCost sourceCost = o.privacy().getOrDefault("source", org.privadapt.privacy.PrivacyCost.NONE);
+            spent.put("source", org.privadapt.cli.report.Report.PartySpend.of(sourceCost, 1, sourceCost));
+            spent.put("target", SparkRunReport.spend(t));
+            List<org.privadapt.cli.report.Report.DatasetInfo> datasets = List.of(
+                    SparkRunReport.dataset("source", srcSpec, sourceRows.size(), engine.featureColumns(), data.labelColumn(),
+                            "real-valued", pre),
+                    SparkRunReport.dataset("target", tgtSpec, tgt.size(), engine.featureColumns(), data.labelColumn(), "real-valued", pre));
+            org.privadapt.cli.report.Report report = SparkRunReport.regression(source, target, m.name(), o.mse(), o.diagnostics(), spent,
+                    cfgJson, datasets);
+            output.write(report, org.privadapt.cli.report.Markdown.resultsTable("privadapt run: " + m.name(), List.of(report.results().get(0))),
+                    null, null);
             PrintWriter out = spec.commandLine().getOut();
             if (output.json) {
-                out.println(Json.write(summary));
+                out.println(Json.write(report));
             } else {
                 out.printf(Locale.ROOT, "task:          %s -> %s (%s, target's pool on Spark)%n", source, target, m.name());
                 out.printf(Locale.ROOT, "source:        %d x %d, public%n", sourceRows.size(), d);

@@ -103,7 +103,7 @@ final class SparkRun {
         privacy.validate(true);
         output.requireWritable(null);
         SourceCommand.Train.checkClasses(classes, true, data);
-        int d = engine.featureColumns().size();
+        int d = engine.dimension("run");
         DefaultPreprocessing.Choice preDefault = preprocess == null ? DefaultPreprocessing.forPrivate(d) : null;
         Preprocessing steps = Runs.preprocessing(preprocess != null ? preprocess : preDefault.spec());
         if (!steps.dataDependentSteps().isEmpty()) {
@@ -124,15 +124,20 @@ final class SparkRun {
         String srcSpec = org.privadapt.cli.engine.EngineOptions.sparkData(source);
         String tgtSpec = org.privadapt.cli.engine.EngineOptions.sparkData(target);
         String runId = "run-" + config.seed();
-        try (org.privadapt.cli.engine.RowEngine.PartyRows tgt = eng.open(new org.privadapt.cli.engine.RowEngine.Request(tgtSpec,
-                engine.featureColumns(), data.labelColumn(), pre, engine.master()));
-             org.privadapt.cli.engine.RowEngine.PartyRows src = eng.open(new org.privadapt.cli.engine.RowEngine.Request(srcSpec,
-                     engine.featureColumns(), data.labelColumn(), pre, engine.master()))) {
+        // before any row is read: both ledgers verified (opening the sessions), the target's release plan checked against
+        // its ledger, a spent source ledger refused (its plan needs the rows)
+        org.privadapt.methods.core.PrivacyContext ctx = privacy.context(0, sourceLedger, targetLedger, sourceBudget, targetBudget);
+        if (!dpSourceOnly) {
+            org.privadapt.cli.LedgerPrecheck.check(ctx.target(), targetLedger,
+                    org.privadapt.methods.prima.Prima.targetPlan(cfg, m.name(), d, ctx.target()));
+        }
+        org.privadapt.cli.LedgerPrecheck.check(ctx.source(), sourceLedger, null);
+        try (org.privadapt.cli.engine.RowEngine.PartyRows tgt = eng.open(engine.request(tgtSpec, data.labelColumn(), pre));
+             org.privadapt.cli.engine.RowEngine.PartyRows src = eng.open(engine.request(srcSpec, data.labelColumn(), pre))) {
             DeltaPolicy.check("source", privacy.delta(), (int) Math.min(Integer.MAX_VALUE, src.size()), privacy.allowLargeDelta,
                     spec.commandLine().getErr());
             DeltaPolicy.check("target", privacy.delta(), (int) Math.min(Integer.MAX_VALUE, tgt.size()), privacy.allowLargeDelta,
                     spec.commandLine().getErr());
-            org.privadapt.methods.core.PrivacyContext ctx = privacy.context(0, sourceLedger, targetLedger, sourceBudget, targetBudget);
             org.privadapt.data.PublicFacts declared = privacy.declared("source")
                     .declaring(new org.privadapt.data.PublicFacts(null, "declared by the user (--classes)", null, false));
             ctx.target().stage();
@@ -140,6 +145,7 @@ final class SparkRun {
             org.privadapt.methods.prima.SourceModel model = null;
             org.privadapt.models.nn.Network network = null;
             String learner;
+            Map<String, Object> diagnostics = new LinkedHashMap<>(); // as the in-process method reports them
             boolean committed = false;
             try {
                 if (dpSourceOnly) {
@@ -165,6 +171,8 @@ final class SparkRun {
                             org.privadapt.methods.core.PrivateLearners.resolved(config, kind), (int) Math.min(Integer.MAX_VALUE, src.size()), d,
                             classes.size(), eps, s.target().delta(), s.relation(), null, 1);
                     s.charge("source model (" + kind.label() + ")", kind.label(), plan.event(), plan.describe());
+                    diagnostics.putAll(plan.describe());
+                    diagnostics.put("learner_choice", org.privadapt.methods.core.PrivateLearners.choiceReason(config, kind, eps, sizePublic));
                     network = gradient ? src.gradientModel(plan, classes, s.noise()) : src.classStatisticsModel(plan, classes, s.noise());
                     learner = kind.label();
                 } else {
@@ -188,29 +196,37 @@ final class SparkRun {
             }
             long[] correct = dpSourceOnly ? tgt.correct(network) : tgt.correct(model, runId);
             double accuracy = (double) correct[0] / correct[1];
-            Map<String, Object> summary = new LinkedHashMap<>();
-            summary.put("command", "run");
-            summary.put("engine", "spark");
-            summary.put("method", m.name());
-            summary.put("learner", learner);
-            summary.put("source_rows", src.size());
-            summary.put("target_rows", tgt.size());
-            summary.put("dimension", d);
-            summary.put("preprocess", pre);
-            summary.put("accuracy", accuracy);
             String unrefined = dpSourceOnly ? unrefinedWarning(tgt.size(), classes.size(), d) : null;
+            if (dpSourceOnly) {
+                // as in process, the default refinement's choice in the diagnostics; on Spark it is always none
+                Map<String, Object> refine = org.privadapt.methods.core.DefaultRefinement.describe(
+                        (int) Math.min(Integer.MAX_VALUE, tgt.size()), classes.size(), d);
+                if (unrefined != null) {
+                    refine.put("chosen", "none");
+                    refine.put("reason", unrefined);
+                }
+                diagnostics.put("refine", refine);
+            }
             if (unrefined != null) {
-                summary.put("warnings", List.of(unrefined));
                 spec.commandLine().getErr().println("privadapt: warning: " + unrefined);
             }
-            Map<String, Object> spent = new LinkedHashMap<>();
-            for (org.privadapt.privacy.PrivacySession s : List.of(ctx.source(), ctx.target())) {
-                spent.put(s.party(), Map.of("epsilon", s.spent().epsilon(), "delta", s.spent().delta(), "private", s.isPrivate()));
-            }
-            summary.put("privacy", spent);
+            Map<String, org.privadapt.cli.report.Report.PartySpend> spent = new LinkedHashMap<>();
+            spent.put("source", SparkRunReport.spend(ctx.source()));
+            spent.put("target", SparkRunReport.spend(ctx.target()));
+            Map<String, Object> cfgJson = SparkRunReport.config(m.name(), pre, preDefault == null ? null : preDefault.reason(),
+                    methodOptions.describe(), engine.master(), privacy.delta(), privacy.seeded());
+            cfgJson.put("learner", learner);
+            List<org.privadapt.cli.report.Report.DatasetInfo> datasets = List.of(
+                    SparkRunReport.dataset("source", srcSpec, src.size(), engine.featureColumns(), data.labelColumn(),
+                            classes.size() + " classes (given)", pre),
+                    SparkRunReport.dataset("target", tgtSpec, tgt.size(), engine.featureColumns(), data.labelColumn(), "none", pre));
+            org.privadapt.cli.report.Report report = SparkRunReport.classification(source, target, m.name(), accuracy, diagnostics, spent,
+                    cfgJson, datasets);
+            output.write(report, org.privadapt.cli.report.Markdown.resultsTable("privadapt run: " + m.name(), List.of(report.results().get(0))),
+                    null, null);
             PrintWriter out = spec.commandLine().getOut();
             if (output.json) {
-                out.println(Json.write(summary));
+                out.println(Json.write(report));
             } else {
                 out.printf(Locale.ROOT, "task:          %s -> %s (%s, on Spark)%n", source, target, m.name());
                 out.printf(Locale.ROOT, "source:        %d x %d, %d classes (given)%n", src.size(), d, classes.size());

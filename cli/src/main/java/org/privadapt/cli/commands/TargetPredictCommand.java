@@ -67,6 +67,9 @@ public final class TargetPredictCommand implements Callable<Integer> {
     @Mixin
     KeyOptions.Verify verify;
 
+    @Mixin
+    org.privadapt.cli.engine.EngineOptions engine;
+
     @Override
     public Integer call() throws Exception {
         PartyOptions.requireWritable(out, "--out");
@@ -87,6 +90,12 @@ public final class TargetPredictCommand implements Callable<Integer> {
                 throw new ArtifactException(modelFile + ": the model was trained on another release (its release checksum "
                         + abbreviate(model.releaseChecksum()) + " is not " + releaseFile + "'s " + abbreviate(rel.checksum()) + ")");
             }
+        }
+        if (engine.stream()) {
+            return predictStreamed(model);
+        }
+        if (engine.spark()) {
+            return predictOnSpark(model);
         }
         Dataset rows = TargetCommand.prepare(data, dataRef, DataSpecs.Role.PREDICTION, model.preprocessing(), "target");
         int[] pred = Prima.predict(model, rows);
@@ -155,6 +164,141 @@ public final class TargetPredictCommand implements Callable<Integer> {
             String refineLine = org.privadapt.cli.Runs.refineLine(refinement.diagnostics().get("refine"));
             if (refineLine != null) {
                 w.println("refine:      " + refineLine);
+            }
+            if (!model.privacy().path("private").asBoolean()) {
+                w.println("warning:     the model was trained with seeded noise: NOT differentially private");
+            }
+            if (verify.verified() != null) {
+                w.println("model:       " + verify.verified());
+            }
+        }
+        return ExitCodes.OK;
+    }
+
+    /**
+     * {@code --engine spark} (issue 45 item 4): the received model applied where the target's rows are
+     * ({@code SparkPredictions}: the model's preprocessing row-local on the executors, blocks of rows predicted there),
+     * the predictions and labels brought here in the table's order and written as in process. Refinement reads the
+     * rows in one place: refused (exit 2), as on Spark's run.
+     */
+    private Integer predictOnSpark(SourceModel model) throws Exception {
+        if (!refine.equals("none")) {
+            throw new UsageException("--engine spark: --refine " + refine + " needs the target's rows in one place; run it in process");
+        }
+        String dataSpec = org.privadapt.cli.engine.EngineOptions.sparkData(dataRef);
+        org.privadapt.cli.engine.RowEngine eng = org.privadapt.cli.engine.EngineOptions.sparkEngine(
+                spec.root().commandLine().getParseResult().originalArgs());
+        if (engine.dimension(eng, dataSpec) != model.dimension()) {
+            throw new UsageException("--engine spark: the data have " + engine.dimension(eng, dataSpec) + " features; the model is for "
+                    + model.dimension());
+        }
+        int[] pred;
+        String[] labels;
+        try (org.privadapt.cli.engine.RowEngine.PartyRows rows = eng.open(engine.request(dataSpec, data.labelColumn(), model.preprocessing()))) {
+            org.privadapt.cli.engine.RowEngine.Predictions p = rows.predict(model);
+            pred = p.classes();
+            labels = p.labels();
+        }
+        return written(model, pred, labels);
+    }
+
+    /**
+     * {@code --engine stream}: the file read in blocks ({@link org.privadapt.data.io.RowChunks}: every row checked as the
+     * whole-file loader checks it, the model's row-local preprocessing per block), each block predicted as it comes;
+     * memory one block and the n predictions (the output's size). The labels, when the file has them, are named as the
+     * loader names them. {@code --refine} reads all rows at once: refused.
+     */
+    private Integer predictStreamed(SourceModel model) throws Exception {
+        if (!refine.equals("none")) {
+            throw new UsageException("--engine stream: --refine " + refine + " needs the target's rows in one place; run it in process");
+        }
+        org.privadapt.data.io.RowChunks chunks = TargetCommand.openStreamed(data, dataRef, DataSpecs.Role.PREDICTION);
+        if (chunks.dimension() != model.dimension()) {
+            throw new org.privadapt.data.DataException(chunks.file(), null, "has " + chunks.dimension() + " features; the model is for "
+                    + model.dimension());
+        }
+        org.privadapt.data.preprocess.Preprocessing steps = org.privadapt.cli.Runs.preprocessing(model.preprocessing());
+        if (!steps.dataDependentSteps().isEmpty()) {
+            throw new UsageException("--engine stream: the model's preprocessing " + steps.dataDependentSteps() + " is fitted on "
+                    + "all rows; run it in process");
+        }
+        java.io.ByteArrayOutputStream predicted = new java.io.ByteArrayOutputStream();
+        List<String> labels = new java.util.ArrayList<>();
+        java.io.DataOutputStream sink = new java.io.DataOutputStream(predicted);
+        chunks.scan(engine.chunkRows(chunks.dimension()), steps, chunk -> {
+            try {
+                for (int p : model.predict(chunk.features())) {
+                    sink.writeInt(p);
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            if (chunk.labels() != null) {
+                for (String l : chunk.labels()) {
+                    labels.add(org.privadapt.data.io.RowChunks.className(l));
+                }
+            }
+        }, null);
+        java.nio.IntBuffer ints = java.nio.ByteBuffer.wrap(predicted.toByteArray()).asIntBuffer();
+        int[] pred = new int[ints.remaining()];
+        ints.get(pred);
+        return written(model, pred, chunks.labelled() && !labels.isEmpty() ? labels.toArray(new String[0]) : null);
+    }
+
+    /** Writes the predictions, the accuracy (labels given) and the summary as the in-process command does (refine none). */
+    private Integer written(SourceModel model, int[] pred, String[] labels) throws Exception {
+        List<String> names = model.classNames();
+        List<String> predictionWarnings = new java.util.ArrayList<>();
+        String received = Metrics.degenerateWarning(pred, names);
+        if (received != null) {
+            predictionWarnings.add("received model: " + received);
+        }
+        StringBuilder csv = new StringBuilder("row,prediction\n");
+        for (int i = 0; i < pred.length; i++) {
+            csv.append(i).append(',').append(names.get(pred[i])).append('\n');
+        }
+        Double accuracy = null;
+        String chance = null;
+        if (labels != null) {
+            ClassLabels truth;
+            try {
+                truth = ClassLabels.fromStrings(java.util.Arrays.asList(labels)).recodeTo(names);
+            } catch (IllegalArgumentException e) {
+                throw new org.privadapt.data.DataException(dataRef, null, "target " + e.getMessage() + " (the source's classes)");
+            }
+            accuracy = Metrics.accuracy(pred, truth);
+            chance = Metrics.chanceWarning(accuracy, truth);
+        }
+        AtomicFiles.write(out, csv.toString().getBytes(StandardCharsets.UTF_8));
+        for (String pw : predictionWarnings) {
+            spec.commandLine().getErr().println("privadapt: warning: " + pw);
+        }
+        PrintWriter w = spec.commandLine().getOut();
+        if (json) {
+            Map<String, Object> summary = new LinkedHashMap<>();
+            summary.put("predictions", out.toString());
+            summary.put("method", model.method());
+            summary.put("rows", pred.length);
+            summary.put("accuracy", accuracy);
+            summary.put("model_private", model.privacy().path("private").asBoolean());
+            summary.put("refine", refine);
+            if (verify.fingerprint() != null) {
+                summary.put("model_verified_by", verify.fingerprint());
+            }
+            if (chance != null) {
+                summary.put("warning", chance);
+            }
+            if (!predictionWarnings.isEmpty()) {
+                summary.put("prediction_warnings", predictionWarnings);
+            }
+            w.println(Json.write(summary));
+        } else {
+            w.printf(Locale.ROOT, "predictions: %s (%d rows, %s)%n", out, pred.length, model.method());
+            if (accuracy != null) {
+                w.printf(Locale.ROOT, "accuracy:    %.2f %%%n", 100 * accuracy);
+            }
+            if (chance != null) {
+                w.println("warning:     " + chance);
             }
             if (!model.privacy().path("private").asBoolean()) {
                 w.println("warning:     the model was trained with seeded noise: NOT differentially private");

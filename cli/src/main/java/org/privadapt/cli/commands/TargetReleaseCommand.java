@@ -164,7 +164,7 @@ public final class TargetReleaseCommand implements Callable<Integer> {
     private Integer releaseOnSpark(PrimaMethod m) throws Exception {
         String dataSpec = EngineOptions.sparkData(dataRef);
         RowEngine eng = EngineOptions.sparkEngine(spec.root().commandLine().getParseResult().originalArgs());
-        int d = engine.featureColumns().size();
+        int d = engine.dimension(eng, dataSpec);
         org.privadapt.data.preprocess.DefaultPreprocessing.Choice preDefault = preprocess == null
                 ? org.privadapt.data.preprocess.DefaultPreprocessing.forPrivate(d) : null;
         org.privadapt.data.preprocess.Preprocessing steps = Runs.preprocessing(preprocess != null ? preprocess : preDefault.spec());
@@ -174,10 +174,12 @@ public final class TargetReleaseCommand implements Callable<Integer> {
         }
         String pre = steps.spec();
         PrimaConfig cfg = config(m, pre);
-        try (RowEngine.PartyRows rows = eng.open(new RowEngine.Request(dataSpec, engine.featureColumns(), null, pre, engine.master()))) {
+        // before any row is read: the ledger verified (opening the session) and the release's plan against its budget
+        PrivacySession session = party.session("target");
+        org.privadapt.cli.LedgerPrecheck.check(session, party.ledgerFile(), Prima.targetPlan(cfg, m.name(), d, session));
+        try (RowEngine.PartyRows rows = eng.open(engine.request(dataSpec, null, pre))) {
             org.privadapt.cli.DeltaPolicy.check("target", party.delta(), (int) Math.min(Integer.MAX_VALUE, rows.size()),
                     party.allowLargeDelta, spec.commandLine().getErr());
-            PrivacySession session = party.session("target");
             TargetRelease r = rows.targetRelease(cfg, pre, m.name(), TargetCommand.runId(party), session);
             write(r);
             report(m, r, session, rows.size(), rows.dimension());

@@ -22,8 +22,8 @@ public final class EngineOptions {
             description = "Where the release is computed: inprocess (this JVM loads the rows; default), stream (this JVM reads a "
                     + "CSV/TSV/text file in blocks of --chunk-rows rows: memory O(d^2 + block), not O(n d); the same artifact "
                     + "and ledger) or spark (the rows stay in Parquet/CSV/a table, the statistic is one Spark aggregate, the "
-                    + "noise, the charge and the ledger stay in this JVM, the driver; run with spark-submit and " + SPARK_JAR
-                    + ", docs/spark.md).")
+                    + "noise, the charge and the ledger stay in this JVM, the driver; ./privadapt runs it on a local master, spark-submit "
+                    + "with " + SPARK_JAR + " on a cluster, docs/spark.md).")
     String engine;
 
     /** The default block of {@code --engine stream}. */
@@ -45,13 +45,28 @@ public final class EngineOptions {
             description = "--engine spark: the feature columns, in order (the layout, public); with --label-column for the labels.")
     List<String> featureColumns = List.of();
 
+    @Option(names = "--features-column", paramLabel = "COL",
+            description = "--engine spark: the features in one column, instead of --feature-columns: a Spark ML vector column "
+                    + "(VectorAssembler's output; dense or sparse) or an array<double>; d from its ML metadata, else its first row "
+                    + "(the layout, as a CSV header). Taken by 'target release' so far.")
+    String featuresColumn;
+
+    @Option(names = "--verbose", description = "--engine spark: Spark's own log at its INFO level (default: warnings and errors only).")
+    boolean verbose;
+
+    @Option(names = "--spark-ui", description = "--engine spark: start Spark's web UI (default: off; a command that handles private "
+            + "rows opens no UI port unless asked).")
+    boolean ui;
+
     /** True for {@code --engine spark}; checks the options of the engine chosen (usage errors, before anything is read). */
     public boolean spark() {
         switch (engine) {
             case "inprocess":
             case "stream":
-                if (master != null || !featureColumns.isEmpty()) {
-                    throw new UsageException((master != null ? "--spark-master" : "--feature-columns") + " applies with --engine spark only");
+                if (master != null || !featureColumns.isEmpty() || featuresColumn != null || verbose || ui) {
+                    throw new UsageException((master != null ? "--spark-master" : !featureColumns.isEmpty() ? "--feature-columns"
+                            : featuresColumn != null ? "--features-column" : verbose ? "--verbose" : "--spark-ui")
+                            + " applies with --engine spark only");
                 }
                 if (chunkRows != null && engine.equals("inprocess")) {
                     throw new UsageException("--chunk-rows applies with --engine stream only");
@@ -64,8 +79,12 @@ public final class EngineOptions {
                 if (chunkRows != null) {
                     throw new UsageException("--chunk-rows applies with --engine stream only");
                 }
-                if (featureColumns.isEmpty()) {
-                    throw new UsageException("--engine spark: name the feature columns (--feature-columns a,b,c)");
+                if (featureColumns.isEmpty() == (featuresColumn == null)) {
+                    throw new UsageException(featuresColumn == null ? "--engine spark: name the feature columns (--feature-columns a,b,c) "
+                            + "or the features column (--features-column NAME)" : "--feature-columns and --features-column: give one");
+                }
+                if (featuresColumn != null) {
+                    return true;
                 }
                 if (featureColumns.stream().anyMatch(String::isBlank) || featureColumns.stream().distinct().count() != featureColumns.size()) {
                     throw new UsageException("--feature-columns: empty or repeated column in " + featureColumns);
@@ -107,6 +126,37 @@ public final class EngineOptions {
 
     public String master() {
         return master;
+    }
+
+    /** What the Spark engine reads for one party: these options' columns, master and logging, with the party's data. */
+    public RowEngine.Request request(String data, String labelColumn, String preprocessing) {
+        return new RowEngine.Request(data, featureColumns, featuresColumn, labelColumn, preprocessing, master, verbose, ui);
+    }
+
+    /** The number of features the named columns give; a command without a --features-column path refuses one. */
+    public int dimension(String command) {
+        if (featuresColumn != null) {
+            throw new UsageException("--features-column: " + command + " takes --feature-columns so far (--features-column is taken by "
+                    + "'target release')");
+        }
+        return featureColumns.size();
+    }
+
+    /** The number of features: the named columns', or the features column's (read by the engine from the layout). */
+    public int dimension(RowEngine eng, String data) throws org.privadapt.data.DataException {
+        return featuresColumn == null ? featureColumns.size() : eng.dimension(request(data, null, "none"));
+    }
+
+    /** The feature columns' names for a report: the named columns, or {@code NAME[0..d-1]} of a features column. */
+    public List<String> featureNames(int d) {
+        if (featuresColumn == null) {
+            return featureColumns;
+        }
+        List<String> names = new ArrayList<>();
+        for (int j = 0; j < d; j++) {
+            names.add(featuresColumn + "[" + j + "]");
+        }
+        return names;
     }
 
     public List<String> featureColumns() {
@@ -158,7 +208,8 @@ public final class EngineOptions {
             why = "Apache Spark is not on the classpath";
         }
         throw new EngineUnavailableException("--engine spark: " + why + "; run it with Spark's launcher: spark-submit --class "
-                + "org.privadapt.cli.Main " + sparkJar() + " " + shellJoin(args) + " (docs/spark.md)");
+                + "org.privadapt.cli.Main " + sparkJar() + " " + shellJoin(args) + " (on one machine ./privadapt runs it on a local "
+                + "master; docs/spark.md)");
     }
 
     /** The Spark jar beside this build's CLI jar, when it can be located, else its path in a build tree. */

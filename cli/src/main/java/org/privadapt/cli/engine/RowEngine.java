@@ -34,15 +34,38 @@ public interface RowEngine {
      * What to read.
      *
      * @param data           {@code parquet:PATH}, {@code csv:PATH} (with a header line) or {@code table:NAME}
-     * @param featureColumns the feature columns, in order (the layout: given, so public)
+     * @param featureColumns the feature columns, in order (the layout: given, so public), or empty with a features column
+     * @param featuresColumn one column holding each row's features (a Spark ML vector or an array), or null
      * @param labelColumn    the label column, or null (rows read unlabelled)
      * @param preprocessing  row-local preprocessing applied to every row where it is ({@code none} for none)
      * @param master         the cluster to run on, or null for the engine's default
+     * @param verbose        the engine's own logging at its default level (else warnings and errors only)
+     * @param ui             the engine's web UI on (else off: a command that handles private rows opens no UI port)
      */
-    record Request(String data, List<String> featureColumns, String labelColumn, String preprocessing, String master) {
+    record Request(String data, List<String> featureColumns, String featuresColumn, String labelColumn, String preprocessing,
+                   String master, boolean verbose, boolean ui) {
         public Request {
             featureColumns = List.copyOf(featureColumns);
         }
+
+        /** Named columns, quiet, no UI. */
+        public Request(String data, List<String> featureColumns, String labelColumn, String preprocessing, String master) {
+            this(data, featureColumns, null, labelColumn, preprocessing, master, false, false);
+        }
+    }
+
+    /**
+     * The number of features of a request's rows, from the layout only: the named columns', or (a features column) the
+     * column's metadata or first row, as a CSV header gives it in process.
+     *
+     * @throws DataException when the data or the column cannot be read
+     */
+    default int dimension(Request request) throws DataException {
+        return request.featureColumns().size();
+    }
+
+    /** Predictions of every row in order, and the rows' labels (null: unlabelled). */
+    record Predictions(int[] classes, String[] labels) {
     }
 
     /** A domain's exact moments: n, the column means, the sample covariance (d x d). */
@@ -57,9 +80,17 @@ public interface RowEngine {
         /** The number of features (public: the named columns). */
         int dimension();
 
+        /**
+         * A received model's predicted class index for every row, in the table's order, and the rows' labels (null when
+         * read unlabelled): {@code target predict} on these rows (the target's own rows, for the target).
+         */
+        default Predictions predict(SourceModel model) throws DataException {
+            throw new UnsupportedOperationException("predict");
+        }
+
         /** PRIMA/PRISA's target release of these rows, as {@code Prima.release} computes it in process. */
         TargetRelease targetRelease(PrimaConfig cfg, String preprocessing, String method, String runId, PrivacySession session)
-                throws BudgetExceededException, BudgetLedger.LedgerException;
+                throws DataException, BudgetExceededException, BudgetLedger.LedgerException;
 
         /**
          * PRIMA/PRISA's source model from these labelled rows, as {@code Prima.train} computes it in process with the

@@ -60,6 +60,15 @@ public final class Prima {
     }
 
     /**
+     * The target release's plan for {@code d} features (what {@link #noisyMoments} charges in one atomic charge): from
+     * public settings and the session's target only, so that it can be checked against the party's ledger before any
+     * row is read.
+     */
+    public static java.util.List<PrivacySession.Release> targetPlan(PrimaConfig cfg, String method, int d, PrivacySession session) {
+        return PrimaTarget.plan(cfg, method, d, session);
+    }
+
+    /**
      * The target's release from noisy moments drawn by {@link #noisyMoments} (in process or over a {@link MomentSource}
      * such as the spark module's): post-processing of them and public settings only.
      */

@@ -56,6 +56,27 @@ final class PrimaTarget {
         return new TargetRelease(runId, method, cfg, preprocessing, partition, blocks, mean, sd, alphas, privacy, created, checksum);
     }
 
+    /**
+     * The target release's plan: public settings, d and the session's target only (no row), so that a caller can check
+     * it against a ledger before reading any row ({@code PrivacySession.check}); {@link #noisyMoments} charges it.
+     */
+    static List<PrivacySession.Release> plan(PrimaConfig cfg, String method, int d, PrivacySession session) {
+        double eps = session.target().epsilon() * (1 - 1e-9);
+        double delta = session.target().delta();
+        double sTotal = GaussianCalibration.analyticSigma(eps, delta, 1.0);
+        boolean fs = cfg.partitioning() == PrimaConfig.Partitioning.FORWARD;
+        double s1 = fs ? sTotal / Math.sqrt(cfg.fsShare()) : Double.NaN;
+        double s2 = fs ? sTotal / Math.sqrt(1 - cfg.fsShare()) : sTotal;
+        List<PrivacySession.Release> plan = new ArrayList<>();
+        if (fs) {
+            plan.add(new PrivacySession.Release(method + " target: full moments for forward selection", "Gaussian (moments, d=" + d + ")",
+                    new GaussianEvent(s1), Map.of("noise_multiplier", s1, "row_bound", cfg.rowBound())));
+        }
+        plan.add(new PrivacySession.Release(method + " target: subspace moments", "Gaussian (block second moments, sums, count)",
+                new GaussianEvent(s2), Map.of("noise_multiplier", s2, "row_bound", cfg.rowBound(), "block_scale", cfg.blockScale())));
+        return plan;
+    }
+
     static Prima.NoisyMoments noisyMoments(Prima.MomentSource source, PrimaConfig cfg, String method, long seed,
                                            PrivacySession session)
             throws BudgetExceededException, BudgetLedger.LedgerException {
@@ -68,14 +89,7 @@ final class PrimaTarget {
         double s1 = fs ? sTotal / Math.sqrt(cfg.fsShare()) : Double.NaN;
         double s2 = fs ? sTotal / Math.sqrt(1 - cfg.fsShare()) : sTotal;
         // the whole plan in one atomic charge: a refusal leaves nothing spent (issue 14)
-        List<PrivacySession.Release> plan = new ArrayList<>();
-        if (fs) {
-            plan.add(new PrivacySession.Release(method + " target: full moments for forward selection", "Gaussian (moments, d=" + d + ")",
-                    new GaussianEvent(s1), Map.of("noise_multiplier", s1, "row_bound", cfg.rowBound())));
-        }
-        plan.add(new PrivacySession.Release(method + " target: subspace moments", "Gaussian (block second moments, sums, count)",
-                new GaussianEvent(s2), Map.of("noise_multiplier", s2, "row_bound", cfg.rowBound(), "block_scale", cfg.blockScale())));
-        session.chargeAll(plan);
+        session.chargeAll(plan(cfg, method, d, session));
         Partition partition;
         double stage1Noise = 0;
         switch (cfg.partitioning()) {
