@@ -199,13 +199,13 @@ final class SparkRun {
             String unrefined = dpSourceOnly ? unrefinedWarning(tgt.size(), classes.size(), d) : null;
             if (dpSourceOnly) {
                 // as in process, the default refinement's choice in the diagnostics; on Spark it is always none
-                Map<String, Object> refine = org.privadapt.methods.core.DefaultRefinement.describe(
+                Map<String, Object> refineChoice = org.privadapt.methods.core.DefaultRefinement.describe(
                         (int) Math.min(Integer.MAX_VALUE, tgt.size()), classes.size(), d);
                 if (unrefined != null) {
-                    refine.put("chosen", "none");
-                    refine.put("reason", unrefined);
+                    refineChoice.put("chosen", "none");
+                    refineChoice.put("reason", unrefined);
                 }
-                diagnostics.put("refine", refine);
+                diagnostics.put("refine", refineChoice);
             }
             if (unrefined != null) {
                 spec.commandLine().getErr().println("privadapt: warning: " + unrefined);
