@@ -3,8 +3,6 @@ package org.privadapt.sparkcli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,8 +15,8 @@ import org.privadapt.cli.ExitCodes;
  * The built jars, run as separate JVMs after {@code package} (surefire execution {@code jars}): the plain CLI jar
  * refuses {@code --engine spark} with the spark-submit command; the Spark jar run as spark-submit runs it (Spark's
  * jars, with Spark's jackson 2.20, first on the classpath, then the application jar; the flags spark-submit adds on
- * Java 17) writes the same artifact and ledger as the plain jar in process, and so does {@code ./privadapt --engine spark}
- * on a local master (its own classpath and flags, no Spark distribution).
+ * Java 17) writes the same artifact and ledger as the plain jar in process ({@link LauncherJarIT}: the same through
+ * {@code ./privadapt --engine spark}, a class of its own so that the two Spark runs use both test JVMs).
  */
 class EngineJarIT {
     @TempDir
@@ -28,33 +26,6 @@ class EngineJarIT {
     void jarsBuilt() {
         // set by the pom's 'jars' execution, which runs after package; a -Dtest=... run before package skips this class
         org.junit.jupiter.api.Assumptions.assumeTrue(System.getProperty("privadapt.sparkJar") != null, "runs after package (execution 'jars')");
-    }
-
-    record Proc(int code, String out, String err) {
-    }
-
-    private Proc java(List<String> args) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        // the test JVMs' speed flags (pom property test.jvm.speed: C1 only, the serial collector) for these short runs
-        // too: the Spark run takes about half as long
-        String speed = System.getProperty("privadapt.subprocessJvmArgs", "").trim();
-        if (!speed.isEmpty()) {
-            cmd.addAll(Arrays.asList(speed.split("\\s+")));
-        }
-        cmd.addAll(args);
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
-        pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
-        pb.redirectOutput(dir.resolve("stdout").toFile());
-        pb.redirectError(dir.resolve("stderr").toFile());
-        int code = pb.start().waitFor();
-        return new Proc(code, Files.readString(dir.resolve("stdout"), StandardCharsets.UTF_8),
-                Files.readString(dir.resolve("stderr"), StandardCharsets.UTF_8));
-    }
-
-    private static List<String> release(String data, Path out, Path ledger) {
-        return List.of("target", "release", "--method", "prima", "--data", data, "--preprocess", "l2,scale=2", "--epsilon", "2",
-                "--seed", "5", "--ledger", ledger.toString(), "--out", out.toString());
     }
 
     /**
@@ -75,9 +46,9 @@ class EngineJarIT {
     void thePlainCliJarRefusesTheSparkEngineWithTheSparkSubmitCommandAndWritesNothing() throws Exception {
         Path csv = SparkCliSupport.writeCsv(dir.resolve("t.csv"), 60, 4, 3);
         List<String> a = new ArrayList<>(List.of("-jar", System.getProperty("privadapt.cliJar")));
-        a.addAll(release("csv:" + csv, dir.resolve("r.json"), dir.resolve("t.ledger")));
+        a.addAll(JarProcesses.release("csv:" + csv, dir.resolve("r.json"), dir.resolve("t.ledger")));
         a.addAll(List.of("--engine", "spark", "--feature-columns", "f0,f1,f2,f3"));
-        Proc p = java(a);
+        JarProcesses.Proc p = JarProcesses.java(dir, a);
         assertThat(p.code()).as(p.err()).isEqualTo(ExitCodes.ENGINE);
         assertThat(p.err().lines().toList()).singleElement().asString()
                 .contains("Apache Spark is not on the classpath")
@@ -87,7 +58,7 @@ class EngineJarIT {
         assertThat(dir.resolve("t.ledger")).doesNotExist();
         // the Spark jar without Spark says the same
         a.set(1, System.getProperty("privadapt.sparkJar"));
-        p = java(a);
+        p = JarProcesses.java(dir, a);
         assertThat(p.code()).as(p.err()).isEqualTo(ExitCodes.ENGINE);
         assertThat(p.err()).contains("spark-submit --class org.privadapt.cli.Main ");
     }
@@ -95,43 +66,18 @@ class EngineJarIT {
     @Test
     void theSparkJarOnSparksClasspathWritesWhatThePlainJarWritesInProcess() throws Exception {
         Path csv = SparkCliSupport.writeCsv(dir.resolve("t.csv"), 240, 5, 4);
-        List<String> in = new ArrayList<>(List.of("-jar", System.getProperty("privadapt.cliJar")));
-        in.addAll(release(csv.toString(), dir.resolve("in.json"), dir.resolve("in.ledger")));
-        in.addAll(List.of("--label-column", "y"));
-        Proc p = java(in);
-        assertThat(p.code()).as(p.err()).isZero();
+        JarProcesses.inProcess(dir, csv);
 
         List<String> sp = new ArrayList<>(Arrays.asList(System.getProperty("privadapt.sparkJvmArgs").trim().split("\\s+")));
         sp.addAll(List.of("-cp", sparkClasspath() + File.pathSeparator + System.getProperty("privadapt.sparkJar"),
                 "org.privadapt.cli.Main"));
-        sp.addAll(release("csv:" + csv, dir.resolve("spark.json"), dir.resolve("spark.ledger")));
+        sp.addAll(JarProcesses.release("csv:" + csv, dir.resolve("spark.json"), dir.resolve("spark.ledger")));
         sp.addAll(List.of("--engine", "spark", "--spark-master", "local[1]", "--feature-columns", "f0,f1,f2,f3,f4"));
-        p = java(sp);
+        JarProcesses.Proc p = JarProcesses.java(dir, sp);
         assertThat(p.code()).as(p.err()).isZero();
         assertThat(p.out()).contains("release:   ").contains("240 rows x 5 features");
         double worst = Math.max(SparkCliSupport.compare(dir.resolve("in.json"), dir.resolve("spark.json")),
                 SparkCliSupport.compare(dir.resolve("in.ledger"), dir.resolve("spark.ledger")));
         System.out.printf("privadapt-spark-cli: the submitted jar vs the plain jar: largest relative difference %.2g%n", worst);
-
-        // issue 45 item 4: the launcher runs --engine spark itself on a local master, without a Spark distribution (the
-        // classpath and flags spark-cli's package wrote), quietly: the same artifact and ledger, no Spark INFO line
-        Path launcher = Path.of(System.getProperty("privadapt.sparkJar")).getParent().getParent().getParent().resolve("privadapt");
-        List<String> cmd = new ArrayList<>(List.of(launcher.toString()));
-        cmd.addAll(release("csv:" + csv, dir.resolve("launched.json"), dir.resolve("launched.ledger")));
-        cmd.addAll(List.of("--engine", "spark", "--spark-master", "local[1]", "--feature-columns", "f0,f1,f2,f3,f4"));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
-        pb.environment().put("PRIVADAPT_NO_BUILD", "1");
-        pb.environment().put("PRIVADAPT_JAVA_OPTS", System.getProperty("privadapt.subprocessJvmArgs", ""));
-        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        pb.redirectOutput(dir.resolve("stdout").toFile());
-        pb.redirectError(dir.resolve("stderr").toFile());
-        int code = pb.start().waitFor();
-        String err = Files.readString(dir.resolve("stderr"), StandardCharsets.UTF_8);
-        assertThat(code).as(err).isZero();
-        assertThat(Files.readString(dir.resolve("stdout"), StandardCharsets.UTF_8)).contains("240 rows x 5 features");
-        assertThat(err).doesNotContain(" INFO ").doesNotContain("SparkUI");
-        worst = Math.max(SparkCliSupport.compare(dir.resolve("in.json"), dir.resolve("launched.json")),
-                SparkCliSupport.compare(dir.resolve("in.ledger"), dir.resolve("launched.ledger")));
-        System.out.printf("privadapt-spark-cli: the launcher's Spark run vs the plain jar: largest relative difference %.2g%n", worst);
     }
 }
