@@ -108,19 +108,19 @@ public final class MatLoader {
         MatVar featuresVar;
         MatVar labelsVar;
         if (options.featuresVar() != null) {
-            featuresVar = MatVar.named(file, vars, options.featuresVar(), "features");
+            featuresVar = MatVarLookup.named(file, vars, options.featuresVar(), "features");
             requireNumeric(file, featuresVar);
-            if (options.labelsVar() != null && options.labelsOptional() && MatVar.find(file, vars, options.labelsVar()) == null) {
+            if (options.labelsVar() != null && options.labelsOptional() && MatVarLookup.find(file, vars, options.labelsVar()) == null) {
                 labelsVar = null;
             } else {
-                labelsVar = options.labelsVar() != null ? vector(file, MatVar.named(file, vars, options.labelsVar(), "labels"))
-                        : MatVar.autoLabels(file, vars, featuresVar);
+                labelsVar = options.labelsVar() != null ? vector(file, MatVarLookup.named(file, vars, options.labelsVar(), "labels"))
+                        : MatVarLookup.autoLabels(file, vars, featuresVar);
             }
         } else if (options.labelsVar() != null) {
-            labelsVar = vector(file, MatVar.named(file, vars, options.labelsVar(), "labels"));
-            featuresVar = MatVar.autoFeatures(file, vars, labelsVar);
+            labelsVar = vector(file, MatVarLookup.named(file, vars, options.labelsVar(), "labels"));
+            featuresVar = MatVarLookup.autoFeatures(file, vars, labelsVar);
         } else {
-            MatVar[] pair = MatVar.autoPair(file, vars);
+            MatVar[] pair = MatVarLookup.autoPair(file, vars);
             featuresVar = pair[0];
             labelsVar = pair[1];
         }
