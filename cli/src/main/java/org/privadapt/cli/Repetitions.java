@@ -130,13 +130,18 @@ final class Repetitions {
                 .withBalancedAccuracies(balancedAccuracies(outcomes, task)).withAucs(aucs(outcomes, task));
     }
 
+    /** The evaluation rows when they carry class labels, else null. */
+    private static org.privadapt.data.Dataset classLabelled(org.privadapt.data.Dataset eval) {
+        return eval != null && eval.hasLabels() && eval.labels().orElse(null) instanceof org.privadapt.data.ClassLabels ? eval : null;
+    }
+
     /**
      * Each run's AUC (Metrics.auc: the model's probability of its second class as the score) on a two-class task whose
      * method gives scores for every evaluation row; null otherwise (the landmine and spam suites' usual metric).
      */
     static List<Double> aucs(Ran[] outcomes, AdaptationTask task) {
-        org.privadapt.data.Dataset eval = task.evaluation();
-        if (eval == null || !eval.hasLabels() || !(eval.labels().orElse(null) instanceof org.privadapt.data.ClassLabels)) {
+        org.privadapt.data.Dataset eval = classLabelled(task.evaluation());
+        if (eval == null) {
             return null;
         }
         List<Double> out = new ArrayList<>();
@@ -164,8 +169,8 @@ final class Repetitions {
      * null otherwise, or when the predictions cannot be matched to the evaluation labels.
      */
     static List<Double> balancedAccuracies(Ran[] outcomes, AdaptationTask task) {
-        org.privadapt.data.Dataset eval = task.evaluation();
-        if (eval == null || !eval.hasLabels() || !(eval.labels().orElse(null) instanceof org.privadapt.data.ClassLabels)) {
+        org.privadapt.data.Dataset eval = classLabelled(task.evaluation());
+        if (eval == null) {
             return null;
         }
         List<Double> out = new ArrayList<>();

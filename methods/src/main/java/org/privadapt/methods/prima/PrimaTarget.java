@@ -82,14 +82,13 @@ final class PrimaTarget {
             throws BudgetExceededException, BudgetLedger.LedgerException {
         int d = source.dimension();
         NeighbouringRelation rel = session.relation();
-        double eps = session.target().epsilon() * (1 - 1e-9);
-        double delta = session.target().delta();
-        double sTotal = GaussianCalibration.analyticSigma(eps, delta, 1.0);
         boolean fs = cfg.partitioning() == PrimaConfig.Partitioning.FORWARD;
-        double s1 = fs ? sTotal / Math.sqrt(cfg.fsShare()) : Double.NaN;
-        double s2 = fs ? sTotal / Math.sqrt(1 - cfg.fsShare()) : sTotal;
-        // the whole plan in one atomic charge: a refusal leaves nothing spent (issue 14)
-        session.chargeAll(plan(cfg, method, d, session));
+        // the whole plan in one atomic charge: a refusal leaves nothing spent (issue 14); the noise below is the
+        // charged events' own noise multipliers (the last event is the subspace moments, the first the forward one)
+        List<PrivacySession.Release> plan = plan(cfg, method, d, session);
+        session.chargeAll(plan);
+        double s1 = fs ? ((GaussianEvent) plan.get(0).event()).noiseMultiplier() : Double.NaN;
+        double s2 = ((GaussianEvent) plan.get(plan.size() - 1).event()).noiseMultiplier();
         Partition partition;
         double stage1Noise = 0;
         switch (cfg.partitioning()) {
