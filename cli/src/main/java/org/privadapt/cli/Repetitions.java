@@ -140,27 +140,13 @@ final class Repetitions {
      * method gives scores for every evaluation row; null otherwise (the landmine and spam suites' usual metric).
      */
     static List<Double> aucs(Ran[] outcomes, AdaptationTask task) {
-        org.privadapt.data.Dataset eval = classLabelled(task.evaluation());
-        if (eval == null) {
-            return null;
-        }
-        List<Double> out = new ArrayList<>();
-        for (Ran o : outcomes) {
-            AdaptationOutcome a = o.outcome();
-            if (a.isRegression() || a.isMultiLabel() || a.classNames().size() != 2 || a.scores().length != eval.size()) {
+        return perRun(outcomes, task, (a, truth) -> {
+            if (a.classNames().size() != 2 || a.scores().length != truth.size()) {
                 return null;
             }
-            try {
-                double auc = org.privadapt.models.Metrics.auc(a.scores(), org.privadapt.methods.core.Classifiers.truthFor(a.classNames(), eval), 1);
-                if (Double.isNaN(auc)) {
-                    return null; // one class only among the evaluation rows
-                }
-                out.add(auc);
-            } catch (DataException e) {
-                return null;
-            }
-        }
-        return out;
+            double auc = org.privadapt.models.Metrics.auc(a.scores(), truth, 1);
+            return Double.isNaN(auc) ? null : auc; // NaN: one class only among the evaluation rows
+        });
     }
 
     /**
@@ -169,6 +155,17 @@ final class Repetitions {
      * null otherwise, or when the predictions cannot be matched to the evaluation labels.
      */
     static List<Double> balancedAccuracies(Ran[] outcomes, AdaptationTask task) {
+        return perRun(outcomes, task, (a, truth) -> a.predictions().length != truth.size() || !org.privadapt.models.Metrics.imbalanced(truth)
+                ? null : org.privadapt.models.Metrics.balancedAccuracy(a.predictions(), truth));
+    }
+
+    /**
+     * A metric of every run against the evaluation rows' class labels (in the run's class order); null when the rows
+     * carry no class labels, a run is not a classification, its classes do not cover the labels, or the metric gives
+     * null for any run.
+     */
+    private static List<Double> perRun(Ran[] outcomes, AdaptationTask task,
+                                       java.util.function.BiFunction<AdaptationOutcome, org.privadapt.data.ClassLabels, Double> metric) {
         org.privadapt.data.Dataset eval = classLabelled(task.evaluation());
         if (eval == null) {
             return null;
@@ -176,17 +173,17 @@ final class Repetitions {
         List<Double> out = new ArrayList<>();
         for (Ran o : outcomes) {
             AdaptationOutcome a = o.outcome();
-            if (a.isRegression() || a.isMultiLabel() || a.predictions().length != eval.size()) {
+            if (a.isRegression() || a.isMultiLabel()) {
                 return null;
             }
             try {
-                org.privadapt.data.ClassLabels truth = org.privadapt.methods.core.Classifiers.truthFor(a.classNames(), eval);
-                if (!org.privadapt.models.Metrics.imbalanced(truth)) {
+                Double v = metric.apply(a, org.privadapt.methods.core.Classifiers.truthFor(a.classNames(), eval));
+                if (v == null) {
                     return null;
                 }
-                out.add(org.privadapt.models.Metrics.balancedAccuracy(a.predictions(), truth));
+                out.add(v);
             } catch (DataException e) {
-                return null; // classes the model does not know: no per-class recall to state
+                return null; // classes the model does not know
             }
         }
         return out;
