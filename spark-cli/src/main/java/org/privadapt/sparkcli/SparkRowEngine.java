@@ -245,6 +245,11 @@ public final class SparkRowEngine implements RowEngine {
         }
 
         @Override
+        public double[] sum(org.privadapt.models.uda.MapPrototypeSums.BlockStatistic statistic) {
+            return org.privadapt.spark.SparkRowSums.sum(table, statistic);
+        }
+
+        @Override
         public long[] correct(org.privadapt.models.nn.Network model) throws DataException {
             requireClasses(model.classNames());
             return org.privadapt.spark.SparkEvaluation.correct(table, model);

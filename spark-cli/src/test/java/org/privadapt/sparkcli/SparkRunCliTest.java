@@ -34,7 +34,10 @@ class SparkRunCliTest extends SparkEngineCliFixture {
         for (List<String> extra : List.of(List.of("--method", "prima", "--param", "learner=ncm"),
                 List.of("--method", "prisa", "--param", "learner=lda", "--preprocess", "l2,scale=3"),
                 List.of("--method", "dp-source-only"), // learner=auto: the rule picks ncm at epsilon 2
-                List.of("--method", "dp-source-only", "--param", "learner=lda", "--relation", "replace"))) {
+                List.of("--method", "dp-source-only", "--param", "learner=lda", "--relation", "replace"),
+                // the target's refinement from sums over its rows on the executors: ncm's prototypes, lda's linear model
+                List.of("--method", "dp-source-only", "--param", "refine=map-prototypes"),
+                List.of("--method", "dp-source-only", "--param", "learner=lda", "--relation", "replace", "--param", "refine=map-prototypes"))) {
             List<String> common = new ArrayList<>(List.of("run", "--epsilon", "2", "--seed", "11", "--label-column", "y", "--json"));
             common.addAll(extra);
             List<String> in = new ArrayList<>(common);
@@ -57,8 +60,25 @@ class SparkRunCliTest extends SparkEngineCliFixture {
                 com.fasterxml.jackson.databind.JsonNode j = sameSchema(om.readTree(a.out()), om.readTree(b.out()));
                 assertThat(j.path("accuracy_mean").asDouble()).as(extra + " accuracy").isEqualTo(r.path("accuracy_mean").asDouble());
                 assertThat(j.path("accuracy_mean").asDouble()).as(extra + " accuracy above chance").isGreaterThan(0.5);
+                if (extra.contains("refine=map-prototypes")) {
+                    com.fasterxml.jackson.databind.JsonNode ra = r.path("diagnostics").path(0).path("refine");
+                    com.fasterxml.jackson.databind.JsonNode rb = j.path("diagnostics").path(0).path("refine");
+                    assertThat(rb.path("mode").asText()).as(extra + " refined on Spark: " + j).isEqualTo("map-prototypes");
+                    for (String key : List.of("relevance", "target_evidence", "alpha", "iterations", "probabilities")) {
+                        assertThat(rb.path(key).toString()).as(extra + " " + key).isEqualTo(ra.path(key).toString());
+                    }
+                }
             }
         }
+        // a refinement that needs the target's rows in one place: refused in one line before anything is charged
+        Path lameLedger = dir.resolve("lame-source.ledger");
+        SparkCliSupport.Result lame = SparkCliSupport.run(List.of("run", "--method", "dp-source-only", "--param", "refine=lame",
+                "--epsilon", "2", "--label-column", "y", "--source", "parquet:" + src[1], "--target", "parquet:" + parquet,
+                "--classes", "a,b,c", "--engine", "spark", "--spark-master", "local[2]", "--feature-columns",
+                String.join(",", SparkCliSupport.featureNames(D)), "--source-ledger", lameLedger.toString()));
+        assertThat(lame.code()).as(lame.err()).isEqualTo(ExitCodes.USAGE);
+        assertThat(errorLines(lame)).singleElement().asString().contains("refine=lame").contains("in process");
+        assertThat(lameLedger).doesNotExist();
         // the source's ledger cannot pay its plan: refused (exit 4), and the target's ledger is not written either
         Path sl = dir.resolve("run-source.ledger");
         Path tl = dir.resolve("run-target.ledger");

@@ -95,9 +95,16 @@ final class SparkRun {
         if (dpSourceOnly && org.privadapt.methods.core.PrivateLearners.selects(config)) {
             throw new UsageException("--engine spark: learner=select runs in process");
         }
-        // dp-source-only's default refinement is the rule of DefaultRefinement; on Spark it can only choose none
+        // dp-source-only refines from sums over the target's rows where they are (its default: DefaultRefinement's rule)
         String refine = config.params().getOrDefault("refine", dpSourceOnly ? "default" : "none");
-        if (!refine.equals("none") && !(dpSourceOnly && refine.equals("default"))) {
+        if (dpSourceOnly) {
+            config = org.privadapt.methods.core.TargetRefinements.orDefault(config);
+            try {
+                org.privadapt.methods.core.AggregatedRefinements.check(config, "--engine spark");
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage(), e);
+            }
+        } else if (!refine.equals("none")) {
             throw new UsageException("--engine spark: refine=" + refine + " needs the target's rows in one place; run it in process");
         }
         privacy.validate(true);
@@ -194,22 +201,17 @@ final class SparkRun {
                     ctx.source().abortStaged();
                 }
             }
+            String refineLine = null;
+            if (dpSourceOnly) {
+                // the target's refinement, as in process, from sums of statistics over its rows on the executors
+                org.privadapt.methods.core.TargetRefinements.Refined r = org.privadapt.methods.core.AggregatedRefinements.refine(
+                        config, network, tgt.size(), tgt::sum);
+                network = (org.privadapt.models.nn.Network) r.model();
+                diagnostics.putAll(r.diagnostics());
+                refineLine = org.privadapt.cli.Runs.refineLine(r.diagnostics().get("refine"));
+            }
             long[] correct = dpSourceOnly ? tgt.correct(network) : tgt.correct(model, runId);
             double accuracy = (double) correct[0] / correct[1];
-            String unrefined = dpSourceOnly ? unrefinedWarning(tgt.size(), classes.size(), d) : null;
-            if (dpSourceOnly) {
-                // as in process, the default refinement's choice in the diagnostics; on Spark it is always none
-                Map<String, Object> refineChoice = org.privadapt.methods.core.DefaultRefinement.describe(
-                        (int) Math.min(Integer.MAX_VALUE, tgt.size()), classes.size(), d);
-                if (unrefined != null) {
-                    refineChoice.put("chosen", "none");
-                    refineChoice.put("reason", unrefined);
-                }
-                diagnostics.put("refine", refineChoice);
-            }
-            if (unrefined != null) {
-                spec.commandLine().getErr().println("privadapt: warning: " + unrefined);
-            }
             Map<String, org.privadapt.cli.report.Report.PartySpend> spent = new LinkedHashMap<>();
             spent.put("source", SparkRunReport.spend(ctx.source()));
             spent.put("target", SparkRunReport.spend(ctx.target()));
@@ -232,6 +234,9 @@ final class SparkRun {
                 out.printf(Locale.ROOT, "source:        %d x %d, %d classes (given)%n", src.size(), d, classes.size());
                 out.printf(Locale.ROOT, "target:        %d x %d%n", tgt.size(), d);
                 out.printf(Locale.ROOT, "preprocessing: %s (row-local, on the executors)%n", pre);
+                if (refineLine != null) {
+                    out.println("refine:        " + refineLine);
+                }
                 out.printf(Locale.ROOT, "accuracy:      %.2f %% on the target (%d of %d rows)%n", 100 * accuracy, correct[0], correct[1]);
                 for (org.privadapt.privacy.PrivacySession s : List.of(ctx.source(), ctx.target())) {
                     out.printf(Locale.ROOT, "privacy:       %s spent epsilon %s, delta %s%s%n", s.party(), Runs.formatNumber(s.spent().epsilon()),
@@ -244,22 +249,5 @@ final class SparkRun {
                     + preDefault.reason() + "; --preprocess to change)");
         }
         return ExitCodes.OK;
-    }
-
-    /**
-     * What the Spark engine leaves out where dp-source-only's default rule would refine in process (the target's n/(K d)
-     * at most the rule's threshold), or null where the rule chooses none, as the Spark engine does.
-     */
-    static String unrefinedWarning(long targetRows, int classes, int d) {
-        int n = (int) Math.min(Integer.MAX_VALUE, targetRows);
-        if (org.privadapt.methods.core.DefaultRefinement.choose(n, classes, d).equals("none")) {
-            return null;
-        }
-        return String.format(Locale.ROOT, "the default refinement would choose %s for these rows (n/(K d) = %.3g, at most %.2f: "
-                + "docs/results/defaults.md) but runs in process only; on Spark the target predicts with the received model "
-                + "(refine=none), which that table measured up to 19 points lower on such rows",
-                org.privadapt.methods.core.DefaultRefinement.WIDE,
-                org.privadapt.methods.core.DefaultRefinement.rowsPerClassPerFeature(n, classes, d),
-                Math.pow(10, org.privadapt.methods.core.DefaultRefinement.LOG10_THRESHOLD));
     }
 }

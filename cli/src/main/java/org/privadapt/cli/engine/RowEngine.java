@@ -147,6 +147,14 @@ public interface RowEngine {
         long[] correct(org.privadapt.models.nn.Network model) throws DataException;
 
         /**
+         * A statistic of blocks of rows summed over these rows where they are (the target's refinement from sums,
+         * {@link org.privadapt.methods.core.AggregatedRefinements}): the rows' own statistic, to this party's driver.
+         */
+        default double[] sum(org.privadapt.models.uda.MapPrototypeSums.BlockStatistic statistic) {
+            throw new UnsupportedOperationException("sums of row statistics");
+        }
+
+        /**
          * The rows' exact mean and covariance ({@code LinAlg.covariance}: centred, divided by n - 1), for the
          * <b>non-private</b> baselines (CORAL, SA): no clipping, no noise.
          */

@@ -81,7 +81,32 @@ public final class MapPrototypes {
 
     /** As {@link #refine(FeatureMatrix, DenseMatrix, double, double, int)} with one relevance factor per class. */
     public static Result refine(FeatureMatrix target, DenseMatrix source, double[] relevance, double beta, int iterations) {
+        FeatureMatrix unit = TargetRefinement.unitRows(target);
+        int d = source.rows();
         int k = source.cols();
+        return refine(source, relevance, iterations, dirs -> {
+            DenseMatrix gamma = assignments(unit.multiply(dirs), beta);
+            double[] out = java.util.Arrays.copyOf(unit.transposeMultiply(gamma).data(), d * k + k); // d x K, then K
+            for (int c = 0; c < k; c++) {
+                double nk = 0;
+                for (int i = 0; i < gamma.rows(); i++) {
+                    nk += gamma.get(i, c);
+                }
+                out[d * k + c] = nk;
+            }
+            return out;
+        });
+    }
+
+    /**
+     * The updates from the target's statistics under given directions, wherever its rows are ({@link MapPrototypeSums}
+     * sums them on an engine's executors): {@code statistics} maps the current unit directions (d x K) to the soft
+     * assignments' sums of the unit rows (d x K, column-major) followed by the evidence per class (K).
+     */
+    public static Result refine(DenseMatrix source, double[] relevance, int iterations,
+                                java.util.function.Function<DenseMatrix, double[]> statistics) {
+        int k = source.cols();
+        int d = source.rows();
         if (relevance.length != k) {
             throw new IllegalArgumentException(relevance.length + " relevance factors for " + k + " classes");
         }
@@ -91,22 +116,17 @@ public final class MapPrototypes {
             }
         }
         DenseMatrix src = TargetRefinement.normalisedColumns(source);
-        FeatureMatrix unit = TargetRefinement.unitRows(target);
-        int n = unit.rows();
         DenseMatrix dirs = src.copy();
         double[] evidence = new double[k];
         double[] alpha = new double[k];
         int it = 0;
         while (it < iterations) {
             it++;
-            DenseMatrix gamma = assignments(unit.multiply(dirs), beta);
-            DenseMatrix sums = unit.transposeMultiply(gamma); // d x K
-            DenseMatrix next = DenseMatrix.zeros(src.rows(), k);
+            double[] stats = statistics.apply(dirs);
+            DenseMatrix sums = new DenseMatrix(d, k, java.util.Arrays.copyOf(stats, d * k));
+            DenseMatrix next = DenseMatrix.zeros(d, k);
             for (int c = 0; c < k; c++) {
-                double nk = 0;
-                for (int i = 0; i < n; i++) {
-                    nk += gamma.get(i, c);
-                }
+                double nk = stats[d * k + c];
                 evidence[c] = nk;
                 alpha[c] = nk <= 0 || Double.isInfinite(relevance[c]) ? 0.0 : nk / (nk + relevance[c]);
                 double[] e = sums.columnCopy(c);

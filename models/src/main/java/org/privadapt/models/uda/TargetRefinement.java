@@ -91,7 +91,14 @@ public final class TargetRefinement {
         if (model.layers() != 1) {
             throw new IllegalArgumentException("centring re-estimates a linear model's bias; this model has hidden layers");
         }
-        double[] mean = CentredRows.columnMeans(target); // X^T 1 / n: a sparse target is not densified
+        return centred(model, CentredRows.columnMeans(target)); // X^T 1 / n: a sparse target is not densified
+    }
+
+    /** As {@link #centred(Network, FeatureMatrix)} with the target's column means given. */
+    public static Network centred(Network model, double[] mean) {
+        if (model.layers() != 1) {
+            throw new IllegalArgumentException("centring re-estimates a linear model's bias; this model has hidden layers");
+        }
         DenseMatrix w = model.weights(0);
         int k = w.cols();
         double[] b = new double[k];
