@@ -39,7 +39,7 @@ class PrimaTargetReleaseStageTest {
     static final String PRE = "l2,scale=2";
     static final String[] PARAMS = {"block-size=3", "max-block=4"};
     static SparkSession spark;
-    static StageTestSupport.Rows target;
+    static final StageTestSupport.Rows target = StageTestSupport.generate(240, 6, 21, 0.5);
     static Dataset<Row> assembled;
 
     @TempDir
@@ -48,7 +48,6 @@ class PrimaTargetReleaseStageTest {
     @BeforeAll
     static void start() {
         spark = StageTestSupport.spark();
-        target = StageTestSupport.generate(240, 6, 21, 0.5);
         assembled = target.assembled(spark);
     }
 

@@ -42,7 +42,7 @@ final class StageTestSupport {
     }
 
     record Rows(double[][] x, String[] y) {
-        /** Columns f0..f(d-1) and y, in two partitions. */
+        /** Columns f0..f(d-1) and y, in two partitions holding the rows in their order. */
         Dataset<Row> frame(SparkSession spark) {
             int d = x[0].length;
             List<StructField> fields = new ArrayList<>();
@@ -59,7 +59,8 @@ final class StageTestSupport {
                 v[d] = y[i];
                 list.add(RowFactory.create(v));
             }
-            return spark.createDataFrame(list, DataTypes.createStructType(fields)).repartition(2);
+            return spark.createDataFrame(new org.apache.spark.api.java.JavaSparkContext(spark.sparkContext()).parallelize(list, 2),
+                    DataTypes.createStructType(fields));
         }
 
         String[] columns() {
