@@ -1,9 +1,7 @@
 package org.privadapt.cli;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import org.privadapt.privacy.BudgetExceededException;
 import org.privadapt.privacy.PrivacySession;
 import org.privadapt.privacy.ledger.BudgetLedger;
@@ -15,7 +13,8 @@ import org.privadapt.privacy.ledger.BudgetLedger;
  * is known without the rows (the target's release: public settings and d), is checked against the run's target and
  * the ledger's remaining budget as the charge will check it, and otherwise a ledger with nothing left is refused (a
  * plan costs more than nothing). Both refusals are exit 4 with nothing read, spent or written; the charge checks again
- * under the ledger's lock, as before.
+ * under the ledger's lock, as before. The checks are the privacy module's
+ * ({@link org.privadapt.privacy.ledger.LedgerPrecheck}), shared with the Spark ML stages.
  */
 public final class LedgerPrecheck {
     private LedgerPrecheck() {
@@ -27,17 +26,6 @@ public final class LedgerPrecheck {
      */
     public static void check(PrivacySession session, Path ledger, List<PrivacySession.Release> plan)
             throws BudgetExceededException, BudgetLedger.LedgerException {
-        if (plan != null) {
-            session.check(plan);
-            return;
-        }
-        if (ledger == null || !Files.exists(ledger)) {
-            return;
-        }
-        BudgetLedger.Snapshot s = BudgetLedger.open(ledger).read();
-        if (!(s.epsilonRemaining() > 0)) {
-            throw new BudgetExceededException(String.format(Locale.ROOT, "%s: the ledger %s is spent (epsilon %.6g of %.6g); "
-                    + "nothing was read", session.party(), ledger, s.epsilonSpent(), s.budget().epsilon()));
-        }
+        org.privadapt.privacy.ledger.LedgerPrecheck.check(session, ledger, plan);
     }
 }

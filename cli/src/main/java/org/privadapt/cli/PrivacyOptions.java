@@ -228,11 +228,6 @@ public final class PrivacyOptions {
      * (the target's stream is the split of the seeded stream, the source keeps the stream after the split).
      */
     public static NoiseSource partyNoise(Long seed, int run, String party) {
-        if (seed == null) {
-            return NoiseSource.secure();
-        }
-        NoiseSource base = NoiseSource.seeded(seed + 1000L * run);
-        NoiseSource target = base.split();
-        return "target".equals(party) ? target : base;
+        return org.privadapt.privacy.noise.PartyNoise.of(seed, run, party);
     }
 }

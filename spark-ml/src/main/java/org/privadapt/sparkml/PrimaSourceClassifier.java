@@ -1,0 +1,185 @@
+package org.privadapt.sparkml;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.api.java.function.MapPartitionsFunction;
+import org.apache.spark.ml.Model;
+import org.apache.spark.ml.param.Param;
+import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.util.DefaultParamsReader;
+import org.apache.spark.ml.util.MLReader;
+import org.apache.spark.ml.util.MLWritable;
+import org.apache.spark.ml.util.MLWriter;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.privadapt.data.preprocess.Preprocessing;
+import org.privadapt.math.DenseMatrix;
+import org.privadapt.methods.artifacts.Artifact;
+import org.privadapt.methods.artifacts.ArtifactException;
+import org.privadapt.methods.prima.SourceModel;
+
+/**
+ * The source's DP model as a fitted stage ({@link PrimaSourceTrainer#fit}): the model artifact the CLI's
+ * {@code source train} writes (with its privacy block), applied to rows as {@code target predict} applies it: each
+ * row preprocessed with the release's row-local preprocessing, then the model's prediction, added as
+ * {@link #predictionCol()}: the predicted class's index in {@link #classes()} (a double, Spark ML's convention; NaN for a
+ * row with a missing or non-finite value). Each partition rebuilds the model from the artifact's bytes, as the spark
+ * module's predictions do; predicting is post-processing of the DP model and charges nothing.
+ */
+public final class PrimaSourceClassifier extends Model<PrimaSourceClassifier> implements MLWritable {
+    private static final long serialVersionUID = 1L;
+    /** Rows per block predicted at once on an executor. */
+    private static final int BLOCK = 1024;
+    private final String uid;
+    private final Artifact artifact;
+    private final SourceModel model;
+    private final Param<String> featuresCol;
+    private final Param<String> predictionCol;
+
+    PrimaSourceClassifier(String uid, Artifact artifact) {
+        this.uid = uid;
+        this.artifact = artifact;
+        this.model = parse(artifact.toBytes());
+        featuresCol = new Param<>(this, "featuresCol", "the features: a Spark ML vector column or array<double>");
+        predictionCol = new Param<>(this, "predictionCol", "the predicted class's index in classes");
+        setDefault(featuresCol, "features");
+        setDefault(predictionCol, "prediction");
+    }
+
+    private static SourceModel parse(byte[] bytes) {
+        try {
+            return SourceModel.fromArtifact(Artifact.parse("model", bytes, "model"), "model");
+        } catch (ArtifactException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String uid() {
+        return uid;
+    }
+
+    public Param<String> featuresCol() { return featuresCol; }
+    public Param<String> predictionCol() { return predictionCol; }
+
+    public PrimaSourceClassifier setFeaturesCol(String v) { set(featuresCol, v); return this; }
+    public PrimaSourceClassifier setPredictionCol(String v) { set(predictionCol, v); return this; }
+
+    /** The model (post-processing of the source's DP releases). */
+    public SourceModel model() {
+        return model;
+    }
+
+    /** The artifact with its privacy block, as the CLI writes it. */
+    public Artifact artifact() {
+        return artifact;
+    }
+
+    /** The class names, in the order of the prediction's indices. */
+    public List<String> classes() {
+        return model.classNames();
+    }
+
+    /** False for seeded noise (the privacy block says NOT differentially private). */
+    public boolean isPrivate() {
+        return artifact.privacy().path("private").asBoolean(true);
+    }
+
+    @Override
+    public StructType transformSchema(StructType schema) {
+        FeatureColumns.requireFeatures(schema, (String) getOrDefault(featuresCol));
+        return schema.add((String) getOrDefault(predictionCol), DataTypes.DoubleType, false);
+    }
+
+    @Override
+    public Dataset<Row> transform(Dataset<?> dataset) {
+        Dataset<Row> df = dataset.toDF();
+        StructType out = transformSchema(df.schema());
+        int at = df.schema().fieldIndex((String) getOrDefault(featuresCol));
+        int d = model.dimension();
+        byte[] bytes = artifact.toBytes();
+        String pre = model.preprocessing();
+        MapPartitionsFunction<Row, Row> f = it -> predicted(it, parse(bytes), Preprocessing.parse(pre), at, d);
+        return df.mapPartitions(f, Encoders.row(out));
+    }
+
+    /** A partition's rows with their predictions, a block at a time. */
+    private static Iterator<Row> predicted(Iterator<Row> it, SourceModel m, Preprocessing steps, int at, int d) {
+        List<Row> result = new ArrayList<>();
+        List<Row> block = new ArrayList<>(BLOCK);
+        while (it.hasNext()) {
+            block.add(it.next());
+            if (block.size() == BLOCK || !it.hasNext()) {
+                double[] p = predictBlock(block, m, steps, at, d);
+                for (int i = 0; i < block.size(); i++) {
+                    Row r = block.get(i);
+                    Object[] v = new Object[r.length() + 1];
+                    for (int j = 0; j < r.length(); j++) {
+                        v[j] = r.get(j);
+                    }
+                    v[r.length()] = p[i];
+                    result.add(RowFactory.create(v));
+                }
+                block.clear();
+            }
+        }
+        return result.iterator();
+    }
+
+    private static double[] predictBlock(List<Row> block, SourceModel m, Preprocessing steps, int at, int d) {
+        double[] p = new double[block.size()];
+        java.util.Arrays.fill(p, Double.NaN);
+        List<double[]> rows = new ArrayList<>();
+        List<Integer> where = new ArrayList<>();
+        for (int i = 0; i < block.size(); i++) {
+            double[] x = FeatureColumns.values(block.get(i).get(at), d);
+            if (java.util.Arrays.stream(x).allMatch(Double::isFinite)) {
+                rows.add(x);
+                where.add(i);
+            }
+        }
+        if (rows.isEmpty()) {
+            return p;
+        }
+        DenseMatrix raw = DenseMatrix.fromRows(rows.toArray(new double[0][]));
+        DenseMatrix x = steps.steps().isEmpty() ? raw
+                : steps.fitAndApply(new org.privadapt.data.Dataset("spark-partition", raw, null, null, null)).features().toDense();
+        int[] c = m.predict(x);
+        for (int k = 0; k < c.length; k++) {
+            p[where.get(k)] = c[k];
+        }
+        return p;
+    }
+
+    @Override
+    public PrimaSourceClassifier copy(ParamMap extra) {
+        PrimaSourceClassifier c = copyValues(new PrimaSourceClassifier(uid, artifact), extra);
+        return c.setParent(parent());
+    }
+
+    @Override
+    public MLWriter write() {
+        return new ArtifactIO.Writer(this, artifact);
+    }
+
+    public static MLReader<PrimaSourceClassifier> read() {
+        return new MLReader<>() {
+            @Override
+            public PrimaSourceClassifier load(String path) {
+                DefaultParamsReader.Metadata m = ArtifactIO.metadata(sparkSession(), path, PrimaSourceClassifier.class.getName());
+                PrimaSourceClassifier c = new PrimaSourceClassifier(m.uid(), ArtifactIO.artifact(sparkSession(), path, "model"));
+                ArtifactIO.setParams(m, c);
+                return c;
+            }
+        };
+    }
+
+    public static PrimaSourceClassifier load(String path) {
+        return read().load(path);
+    }
+}
