@@ -108,8 +108,10 @@ public final class TextColumnTable {
         if (kept.size() < table.size()) {
             steps.add("rows with missing values dropped (" + (table.size() - kept.size()) + " of " + table.size() + ")");
         }
+        // the other columns' detail, without the text column among the dropped ones
+        String detail = f.detail().replace(", dropped " + drop, o.dropColumns().isEmpty() ? "" : ", dropped " + o.dropColumns());
         Provenance prov = new Provenance(List.of(new Provenance.SourceFile(f.path(), f.sha256(), f.format() + ", " + what,
-                f.detail() + " beside " + tf.detail())), steps);
+                detail + ", then " + tf.detail())), steps);
         Dataset out = new Dataset(domain, x, others.labels().orElse(null), names, prov);
         // one-hot levels of the other columns are read from the rows; the text part's layout is fixed (the encoder's)
         return others.publicFacts().schemaFromRows() ? out.withSchemaFromRows() : out;
