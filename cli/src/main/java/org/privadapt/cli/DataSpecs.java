@@ -141,6 +141,11 @@ public final class DataSpecs {
         return labelColumn;
     }
 
+    /** {@code --text-column} as given, or null. */
+    public String textColumn() {
+        return textColumn;
+    }
+
     /**
      * Refuses {@code --text-column} where files are not loaded whole in process (the Spark engine, the streamed one):
      * their texts are encoded by the in-process loader only.

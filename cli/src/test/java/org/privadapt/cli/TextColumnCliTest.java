@@ -152,6 +152,9 @@ class TextColumnCliTest {
                 "--target", "office-caltech10/dslr", "--text-column", "note");
         assertThat(ref.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(ref.err()).contains("benchmark domain");
+        CliHarness.Result bench = CliHarness.run("bench", "office-caltech10", "--methods", "source-only", "--text-column", "note");
+        assertThat(bench.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(bench.err()).contains("--text-column note: bench runs a benchmark suite");
         CliHarness.Result stream = CliHarness.run("target", "release", "--method", "prima", "--data", tgt.toString(),
                 "--text-column", "note", "--engine", "stream", "--epsilon", "1", "--out", dir.resolve("t.json").toString());
         assertThat(stream.code()).isEqualTo(ExitCodes.USAGE);
