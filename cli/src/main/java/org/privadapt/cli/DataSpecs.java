@@ -65,6 +65,15 @@ public final class DataSpecs {
     @Option(names = "--drop-columns", split = ",", paramLabel = "COL", description = "CSV/TSV/text: columns to ignore.")
     List<String> dropColumns = List.of();
 
+    @Option(names = "--text-column", paramLabel = "COL",
+            description = "CSV/TSV: a column of free text (name or 1-based number) encoded into features by --param encoder "
+                    + "(bow, the default: the hashed bag of words, 4,096 features; minilm: the frozen pretrained sentence "
+                    + "encoder, 384, run by the encoders jar), placed after the other feature columns. A row-local public map: "
+                    + "nothing is fitted on the rows. An empty field is an empty text; NA or ? a missing one (an error, or "
+                    + "--missing drop). Read in process (not with --engine spark or stream); for every method and command "
+                    + "that reads CSV files.")
+    String textColumn;
+
     @Option(names = "--index-base", paramLabel = "0|1", description = "SVMlight: feature indices are 0- or 1-based (default: detect).")
     Integer indexBase;
 
@@ -126,9 +135,26 @@ public final class DataSpecs {
         return this;
     }
 
-    /** The label column as given (null when not), for engines that read named columns. */
+    /** The label column as given (null when not), for engines that read named columns (refused with --text-column). */
     public String labelColumn() {
+        requireNoTextColumn("--engine spark");
         return labelColumn;
+    }
+
+    /** {@code --text-column} as given, or null. */
+    public String textColumn() {
+        return textColumn;
+    }
+
+    /**
+     * Refuses {@code --text-column} where files are not loaded whole in process (the Spark engine, the streamed one):
+     * their texts are encoded by the in-process loader only.
+     */
+    public void requireNoTextColumn(String engine) {
+        if (textColumn != null) {
+            throw new UsageException("--text-column " + textColumn + ": the text column is encoded in process (--engine "
+                    + "inprocess, the default); " + engine + " reads numeric feature columns only");
+        }
     }
 
     public DataFiles.Options fileOptions() {
@@ -187,8 +213,9 @@ public final class DataSpecs {
     }
 
     private static UsageException notText(BenchmarkRegistry reg, String spec) {
-        return new UsageException("--param encoder=" + reg.textEncoding().name() + ": only a text suite's texts are encoded "
-                + "(iu-chest-xray-uda); " + spec + " is not one (its features are read as they are): drop the parameter");
+        return new UsageException("--param encoder=" + reg.textEncoding().name() + ": only a text suite's texts "
+                + "(iu-chest-xray-uda) and a CSV file's --text-column are encoded; " + spec + " is neither (its features are "
+                + "read as they are): name its text column with --text-column, or drop the parameter");
     }
 
     /** Which split of a benchmark domain a role reads when the reference names none. */
@@ -212,6 +239,10 @@ public final class DataSpecs {
             spec = spec.substring("csv:".length());
         }
         BenchmarkRegistry reg = registry();
+        if (textColumn != null && reg.isRef(spec)) {
+            throw new UsageException("--text-column " + textColumn + ": reads a column of a CSV or TSV file; " + spec + " is a "
+                    + "benchmark domain (a text suite's texts are encoded by --param encoder alone)");
+        }
         if (reg.isRef(spec)) {
             if (spec.indexOf(':') < 0) {
                 Suite s = reg.suite(spec.substring(0, spec.indexOf('/')));
@@ -224,11 +255,14 @@ public final class DataSpecs {
             }
             return encoded(reg, reg.loadRef(spec), spec);
         }
+        Path p = Path.of(spec);
+        String domain = p.getFileName() == null ? spec : p.getFileName().toString();
+        if (textColumn != null) {
+            return org.privadapt.data.io.TextColumnTable.load(p, domain, fileOptions(role, true), textColumn, reg.textEncoding());
+        }
         if (!reg.textEncoding().identity().equals(org.privadapt.data.text.TextEncoding.Identity.BOW)) {
             throw notText(reg, spec);
         }
-        Path p = Path.of(spec);
-        String domain = p.getFileName() == null ? spec : p.getFileName().toString();
         return DataFiles.load(p, domain, fileOptions(role, true));
     }
 }

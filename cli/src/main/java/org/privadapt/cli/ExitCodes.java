@@ -25,7 +25,8 @@ public final class ExitCodes {
     public static final int ENGINE = 6;
     /**
      * The target's rows are encoded by another text encoder than the source's release was trained on (another
-     * {@code --param encoder}, or the same name with other weights): nothing was adapted, spent or written.
+     * {@code --param encoder}, or the same name with other weights), or a party's rows otherwise than a two-party
+     * artifact records ({@link TextEncoderRecords}): nothing was adapted, spent or written.
      */
     public static final int ENCODER = 7;
 

@@ -25,7 +25,7 @@ import picocli.CommandLine.Command;
             BenchCommand.class, TargetCommand.class, SourceCommand.class, InspectCommand.class, AuditCommand.class,
             org.privadapt.cli.commands.KeysCommand.class,
             CommandLine.HelpCommand.class},
-        footer = {"", "Exit codes: 0 ok, 1 internal error, 2 usage error, 3 data error, 4 privacy budget refused, 5 invalid artifact or ledger, 6 engine not available (--engine spark without Spark: use spark-submit), 7 text encoder mismatch (a release trained on another --param encoder)."})
+        footer = {"", "Exit codes: 0 ok, 1 internal error, 2 usage error, 3 data error, 4 privacy budget refused, 5 invalid artifact or ledger, 6 engine not available (--engine spark without Spark: use spark-submit), 7 text encoder mismatch (a release or model made with another --param encoder)."})
 public final class Main implements java.util.concurrent.Callable<Integer> {
 
     @CommandLine.Spec

@@ -94,7 +94,7 @@ class TextEncoderCliTest {
         CliHarness.Result notText = CliHarness.run("run", "--method", "uda-gmm", "--source", csv.toString(), "--target",
                 csv.toString(), "--param", "encoder=" + LetterCountEncoder.NAME);
         assertThat(notText.code()).isEqualTo(ExitCodes.USAGE);
-        assertThat(notText.err().strip()).doesNotContain("\n").contains("only a text suite's texts are encoded");
+        assertThat(notText.err().strip()).doesNotContain("\n").contains("only a text suite's texts").contains("--text-column");
 
         CliHarness.Result spark = CliHarness.run("run", "--method", "uda-gmm", "--engine", "spark", "--source", "parquet:" + csv,
                 "--target", "parquet:" + csv, "--feature-columns", "a,b", "--label-column", "label", "--param", "encoder=" + LetterCountEncoder.NAME);

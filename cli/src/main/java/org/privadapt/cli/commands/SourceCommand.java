@@ -140,19 +140,25 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
                 throw new UsageException("--engine stream: name the class set (--classes a,b,c): it is public and never read from the rows");
             }
             PartyOptions.requireWritable(out, "--out");
-            TargetRelease release = TargetRelease.fromArtifact(
-                    verify.check(org.privadapt.cli.InputFiles.artifact(releaseFile, "release", "--release"), releaseFile),
-                    releaseFile.toString());
+            org.privadapt.methods.artifacts.Artifact art = verify.check(org.privadapt.cli.InputFiles.artifact(releaseFile,
+                    "release", "--release"), releaseFile);
+            TargetRelease release = TargetRelease.fromArtifact(art, releaseFile.toString());
+            // --param encoder: how a --text-column is encoded; the target's release says which encoder its rows had
+            String encoder = params.remove(DataSpecs.ENCODER_PARAM);
             checkParams("source train", org.privadapt.methods.core.PrivateLearners.ALL, params);
             MethodConfig mc = new MethodConfig(classifier, 0.0, 1L, params);
-            if (onSpark) {
-                return trainOnSpark(release, mc);
+            if (onSpark || streamed) {
+                String how = onSpark ? "--engine spark" : "--engine stream";
+                org.privadapt.cli.TextEncoderRecords.refuseOutOfProcess(encoder, how);
+                org.privadapt.cli.TextEncoderRecords.require(art, org.privadapt.data.text.TextEncoding.Identity.BOW, "release",
+                        releaseFile.toString());
+                return onSpark ? trainOnSpark(release, mc) : trainStreamed(release, mc);
             }
-            if (streamed) {
-                return trainStreamed(release, mc);
-            }
+            data.useTextEncoder(encoder, !json);
             Dataset source = TargetCommand.prepare(data, dataRef, DataSpecs.Role.SOURCE, release.preprocessing(), "source")
                     .withPublicFacts(declared());
+            org.privadapt.cli.TextEncoderRecords.require(art, org.privadapt.data.text.TextEncoding.identity(source), "release",
+                    releaseFile.toString());
             source = recoded(source, classes);
             org.privadapt.cli.DeltaPolicy.check("source", party.delta(), source.size(), party.allowLargeDelta, spec.commandLine().getErr());
             if (source.dimension() != release.dimension()) {
@@ -167,7 +173,7 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
             } catch (IllegalArgumentException e) {
                 throw new UsageException(release.method() + ": " + e.getMessage(), e);
             }
-            sign.sign(model.toArtifact(TargetCommand.runId(party))).write(out);
+            sign.sign(org.privadapt.cli.TextEncoderRecords.record(model.toArtifact(TargetCommand.runId(party)), source)).write(out);
             report(release, model, session, source.size());
             return ExitCodes.OK;
         }

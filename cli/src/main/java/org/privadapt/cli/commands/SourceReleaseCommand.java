@@ -94,6 +94,9 @@ public final class SourceReleaseCommand implements Callable<Integer> {
         }
         SourceCommand.Train.checkClasses(classes, onSpark, data);
         PartyOptions.requireWritable(out, "--out");
+        // --param encoder: how a --text-column is encoded; recorded in the release for the target's rows to match
+        String encoder = params.remove(DataSpecs.ENCODER_PARAM);
+        org.privadapt.data.text.TextEncoding.Identity textEncoder = org.privadapt.data.text.TextEncoding.Identity.BOW;
         org.privadapt.methods.dpot.DpotConfig cfg;
         try {
             org.privadapt.methods.core.MethodParameters.check("source release --method dpot",
@@ -105,6 +108,7 @@ public final class SourceReleaseCommand implements Callable<Integer> {
         org.privadapt.methods.dpot.DpotRelease r;
         PrivacySession session;
         if (onSpark) {
+            org.privadapt.cli.TextEncoderRecords.refuseOutOfProcess(encoder, "--engine spark");
             String pre = Runs.preprocessing(preprocess).spec();
             try (org.privadapt.cli.engine.RowEngine.PartyRows rows = openOnSpark(pre)) {
                 session = party.session("source");
@@ -115,8 +119,10 @@ public final class SourceReleaseCommand implements Callable<Integer> {
                 }
             }
         } else {
+            data.useTextEncoder(encoder, !json);
             Dataset source = TargetCommand.prepare(data, dataRef, DataSpecs.Role.SOURCE, preprocess, "source")
                     .withPublicFacts(SourceCommand.Train.declared(party, classes));
+            textEncoder = org.privadapt.data.text.TextEncoding.identity(source);
             source = SourceCommand.Train.recoded(source, classes);
             org.privadapt.cli.DeltaPolicy.check("source", party.delta(), source.size(), party.allowLargeDelta, spec.commandLine().getErr());
             org.privadapt.data.ClassLabels y = source.classLabels();
@@ -129,7 +135,7 @@ public final class SourceReleaseCommand implements Callable<Integer> {
                 throw new UsageException("dpot: " + e.getMessage(), e);
             }
         }
-        sign.sign(r.toArtifact()).write(out);
+        sign.sign(org.privadapt.cli.TextEncoderRecords.record(r.toArtifact(), textEncoder)).write(out);
         PrintWriter w = spec.commandLine().getOut();
         Map<String, Object> summary = new LinkedHashMap<>();
         summary.put("artifact", out.toString());

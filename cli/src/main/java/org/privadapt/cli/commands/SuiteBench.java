@@ -106,6 +106,10 @@ final class SuiteBench {
                     reg.suites().stream().filter(x -> !x.taskPairs().isEmpty()).map(Suite::name).toList())
                     + "; or give its domains with --tasks SOURCE:TARGET, or run it with `run --source ... --target ...`");
         }
+        if (data.textColumn() != null) {
+            throw new UsageException("--text-column " + data.textColumn() + ": bench runs a benchmark suite (a text suite's "
+                    + "texts are encoded by --param encoder alone); a CSV file's text column is read by run and the two-party commands");
+        }
         data.useTextEncoder(methodOptions.params.get(DataSpecs.ENCODER_PARAM), !output.json);
         if (!reg.textEncoding().identity().equals(org.privadapt.data.text.TextEncoding.Identity.BOW)
                 && !org.privadapt.data.text.TextEncoding.identity(reg.load(suite.name(), pairs.get(0)[0], suite.trainSplit()))

@@ -106,11 +106,16 @@ public final class TargetAdaptCommand implements Callable<Integer> {
         if (evalRef != null) {
             throw new UsageException("--eval is for --method dp-uda-gmm; dpot-da reports the accuracy on the labelled --data rows");
         }
-        // dpot-da takes its settings from the release; the target's own refinement is the only --param it reads
+        // dpot-da takes its settings from the release; the target's own refinement is the only --param it reads, with
+        // encoder (how a --text-column is encoded: the release's own, else refused)
+        String encoder = params.remove(DataSpecs.ENCODER_PARAM);
         org.privadapt.methods.core.MethodParameters.check("target adapt --method dpot-da",
                 org.privadapt.methods.core.TargetRefinements.PARAMETERS, params);
         org.privadapt.methods.dpot.DpotRelease rel = org.privadapt.methods.dpot.DpotRelease.fromArtifact(art, releaseFile.toString());
+        data.useTextEncoder(encoder, !json);
         Dataset rows = TargetCommand.prepare(data, dataRef, DataSpecs.Role.EVALUATION, rel.preprocessing(), "target");
+        org.privadapt.cli.TextEncoderRecords.require(art, org.privadapt.data.text.TextEncoding.identity(rows), "release",
+                releaseFile.toString());
         if (rows.dimension() != rel.inputDim()) {
             throw new org.privadapt.data.DataException(rows.firstFile(), null, "has " + rows.dimension()
                     + " features; the release " + releaseFile + " is for " + rel.inputDim());

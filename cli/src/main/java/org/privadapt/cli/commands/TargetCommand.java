@@ -63,6 +63,7 @@ public final class TargetCommand implements java.util.concurrent.Callable<Intege
      */
     static org.privadapt.data.io.RowChunks openStreamed(DataSpecs data, String dataRef, DataSpecs.Role role)
             throws org.privadapt.data.DataException {
+        data.requireNoTextColumn("--engine stream");
         String ref = dataRef.startsWith("csv:") ? dataRef.substring("csv:".length()) : dataRef;
         if (dataRef.startsWith("parquet:") || dataRef.startsWith("table:")) {
             throw new UsageException("--data " + dataRef + ": Parquet files and Spark tables are read with --engine spark "

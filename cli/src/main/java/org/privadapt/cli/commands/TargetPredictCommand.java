@@ -53,6 +53,10 @@ public final class TargetPredictCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print a JSON summary (with the accuracy when the data has labels) on standard output.")
     boolean json;
 
+    @Option(names = "--param", paramLabel = "encoder=NAME",
+            description = "encoder=bow|minilm: how --text-column is encoded; the model's own (it records a pretrained one), else refused.")
+    Map<String, String> params = new LinkedHashMap<>();
+
     @Option(names = "--refine", defaultValue = "none", paramLabel = "auto|none|centroids|self-training|map-prototypes",
             description = "Refine the model on these rows before predicting (the target's own computation: nothing is "
                     + "released, the source's guarantee is unchanged; docs/privacy/private-learners.md); auto chooses among "
@@ -81,8 +85,14 @@ public final class TargetPredictCommand implements Callable<Integer> {
                     + "PRIMA/PRISA model is not one linear map of the rows and gives no probabilities, so centre, im, prior-em and "
                     + "lame do not apply)");
         }
-        SourceModel model = SourceModel.fromArtifact(verify.check(org.privadapt.cli.InputFiles.artifact(modelFile, "model", "--model"), modelFile),
-                modelFile.toString());
+        String encoder = params.remove(DataSpecs.ENCODER_PARAM);
+        if (!params.isEmpty()) {
+            throw new UsageException("--param " + params.keySet().iterator().next() + ": target predict takes encoder=NAME only "
+                    + "(the model fixes everything else)");
+        }
+        org.privadapt.methods.artifacts.Artifact art = verify.check(org.privadapt.cli.InputFiles.artifact(modelFile, "model",
+                "--model"), modelFile);
+        SourceModel model = SourceModel.fromArtifact(art, modelFile.toString());
         if (releaseFile != null) {
             TargetRelease rel = TargetRelease.fromArtifact(org.privadapt.cli.InputFiles.artifact(releaseFile, "release", "--release"),
                     releaseFile.toString());
@@ -91,13 +101,14 @@ public final class TargetPredictCommand implements Callable<Integer> {
                         + abbreviate(model.releaseChecksum()) + " is not " + releaseFile + "'s " + abbreviate(rel.checksum()) + ")");
             }
         }
-        if (engine.stream()) {
-            return predictStreamed(model);
+        if (engine.stream() || engine.spark()) {
+            org.privadapt.cli.TextEncoderRecords.refuseOutOfProcess(encoder, engine.stream() ? "--engine stream" : "--engine spark");
+            org.privadapt.cli.TextEncoderRecords.require(art, org.privadapt.data.text.TextEncoding.Identity.BOW, "model", modelFile.toString());
+            return engine.stream() ? predictStreamed(model) : predictOnSpark(model);
         }
-        if (engine.spark()) {
-            return predictOnSpark(model);
-        }
+        data.useTextEncoder(encoder, !json);
         Dataset rows = TargetCommand.prepare(data, dataRef, DataSpecs.Role.PREDICTION, model.preprocessing(), "target");
+        org.privadapt.cli.TextEncoderRecords.require(art, org.privadapt.data.text.TextEncoding.identity(rows), "model", modelFile.toString());
         int[] pred = Prima.predict(model, rows);
         // degenerate predictions of the received model, and then of the refined one: read without labels
         List<String> predictionWarnings = new java.util.ArrayList<>();

@@ -83,12 +83,17 @@ public final class TargetReleaseCommand implements Callable<Integer> {
         sign.load(spec.commandLine().getErr());
         PartyOptions.requireWritable(out, "--out");
         PrimaMethod m = TargetCommand.primaMethod(method);
+        // --param encoder: how a --text-column is encoded; recorded in the release for the source's rows to match
+        String encoder = params.remove(org.privadapt.cli.DataSpecs.ENCODER_PARAM);
         if (engine.spark()) {
+            org.privadapt.cli.TextEncoderRecords.refuseOutOfProcess(encoder, "--engine spark");
             return releaseOnSpark(m);
         }
         if (engine.stream()) {
+            org.privadapt.cli.TextEncoderRecords.refuseOutOfProcess(encoder, "--engine stream");
             return releaseStreamed(m);
         }
+        data.useTextEncoder(encoder, !json);
         org.privadapt.data.preprocess.DefaultPreprocessing.Choice preDefault = null;
         Dataset raw = null;
         if (preprocess == null) { // one policy with run: the default for private methods, from the public dimension
@@ -102,6 +107,7 @@ public final class TargetReleaseCommand implements Callable<Integer> {
         org.privadapt.cli.DeltaPolicy.check("target", party.delta(), target.size(), party.allowLargeDelta, spec.commandLine().getErr());
         PrivacySession session = party.session("target");
         TargetRelease r = Prima.release(target, cfg, pre, m.name(), 1L, TargetCommand.runId(party), session);
+        textEncoder = org.privadapt.data.text.TextEncoding.identity(target);
         write(r);
         report(m, r, session, target.size(), target.dimension());
         announceDefault(preDefault);
@@ -119,9 +125,12 @@ public final class TargetReleaseCommand implements Callable<Integer> {
         }
     }
 
+    /** The encoder of the target's text column (the bag of words, or none, unless --param encoder names one). */
+    private org.privadapt.data.text.TextEncoding.Identity textEncoder = org.privadapt.data.text.TextEncoding.Identity.BOW;
+
     /** Writes the release artifact, signed when --sign-key is given. */
     private void write(TargetRelease r) throws java.io.IOException {
-        written = sign.sign(r.toArtifact());
+        written = sign.sign(org.privadapt.cli.TextEncoderRecords.record(r.toArtifact(), textEncoder));
         written.write(out);
     }
 
