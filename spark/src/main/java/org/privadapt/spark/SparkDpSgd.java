@@ -36,7 +36,8 @@ import scala.Tuple2;
  * and a pass over the cached blocks to find each partition's sampled rows, against the in-process step's few
  * milliseconds. An epoch is 1/q steps, so small batches (q n of a few hundred) over many rows are dominated by the
  * jobs' overhead; DP-SGD on Spark pays where the rows do not fit one machine or the batches are large (q n in the tens
- * of thousands), as DP-GD's full batch is. docs/spark.md has the measurement.
+ * of thousands), as DP-GD's full batch is. docs/performance.md ("DP-SGD on Spark: the cost of a step") has the
+ * measurement.
  *
  * <p>The plan and its one charge are the caller's, as in process; n is public for this learner (its sampling rate and
  * normaliser), and the table's row count must equal the plan's.

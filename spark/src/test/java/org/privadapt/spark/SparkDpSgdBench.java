@@ -22,7 +22,8 @@ import org.privadapt.privacy.NeighbouringRelation;
  * ({@link SparkDpSgd}, the rows cached as blocks) against the in-process {@link DpSgdTrainer#clippedSum} on the same
  * rows, for several batch sizes. Usage (the spark module's test classpath):
  * {@code java -cp ... org.privadapt.spark.SparkDpSgdBench [n] [d] [master] [steps]}; prints one line per batch size:
- * milliseconds per step, median of the steps, both engines. docs/spark.md ("DP-SGD on Spark") has the figures.
+ * milliseconds per step, median of the steps, both engines. docs/performance.md ("DP-SGD on Spark: the cost of a step")
+ * has the figures.
  */
 public final class SparkDpSgdBench {
     private SparkDpSgdBench() {
