@@ -88,6 +88,24 @@ abstract class SparkEngineCliFixture {
     }
 
     /**
+     * A Parquet table's rows (the named feature columns and {@code y}) as one column {@code vec} of Spark ML dense vectors
+     * as stored (struct<type, size, indices, values>) beside {@code y}, in the same order and files.
+     */
+    static Path vectorParquet(Path named) {
+        Path out = named.resolveSibling(named.getFileName().toString().replace(".parquet", "") + "-vector.parquet");
+        if (!Files.exists(out)) {
+            List<Column> f = new ArrayList<>();
+            for (String n : SparkCliSupport.featureNames(D)) {
+                f.add(functions.col(n));
+            }
+            Column vec = functions.struct(functions.lit((byte) 1).cast("tinyint").as("type"), functions.lit(null).cast("int").as("size"),
+                    functions.lit(null).cast("array<int>").as("indices"), functions.array(f.toArray(new Column[0])).as("values"));
+            spark.read().parquet(named.toString()).select(vec.as("vec"), functions.col("y")).write().parquet(out.toString());
+        }
+        return out;
+    }
+
+    /**
      * A CSV's rows written as one Parquet file in the file's order (features cast to double, the label column kept as
      * its text): what Spark reads back in the same order as the CSV.
      */

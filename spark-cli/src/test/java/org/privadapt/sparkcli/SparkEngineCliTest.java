@@ -63,17 +63,7 @@ class SparkEngineCliTest extends SparkEngineCliFixture {
 
     /** The target's rows as one column {@code vec} of Spark ML dense vectors as stored (struct<type, size, indices, values>). */
     static Path vectorParquet() {
-        Path out = dir.resolve("target-vector.parquet");
-        if (!Files.exists(out)) {
-            List<Column> f = new ArrayList<>();
-            for (String n : SparkCliSupport.featureNames(D)) {
-                f.add(functions.col(n));
-            }
-            Column vec = functions.struct(functions.lit((byte) 1).cast("tinyint").as("type"), functions.lit(null).cast("int").as("size"),
-                    functions.lit(null).cast("array<int>").as("indices"), functions.array(f.toArray(new Column[0])).as("values"));
-            spark.read().parquet(parquet.toString()).select(vec.as("vec"), functions.col("y")).write().parquet(out.toString());
-        }
-        return out;
+        return vectorParquet(parquet);
     }
 
     @Test
@@ -103,11 +93,21 @@ class SparkEngineCliTest extends SparkEngineCliFixture {
             SparkCliSupport.Result in = SparkCliSupport.run(train(src[0].toString(), rel, inOut, inLedger, c.train, false));
             assertThat(in.code()).as(c.name + " in process: " + in.err()).isZero();
             assertThat(in.out()).contains("330 source rows, 3 classes");
-            for (String data : c.csvOnly ? List.of("csv:" + src[0]) : List.of("parquet:" + src[1], "csv:" + src[0])) {
+            // issue 45 item 1: prima-ncm also from one features column (Spark ML dense vectors as stored)
+            List<String> inputs = c.csvOnly ? List.of("csv:" + src[0]) : c.name.equals("prima-ncm")
+                    ? List.of("parquet:" + src[1], "csv:" + src[0], "vector:" + vectorParquet(src[1]))
+                    : List.of("parquet:" + src[1], "csv:" + src[0]);
+            for (String data : inputs) {
                 String tag = "train-" + c.name + "-" + data.substring(0, data.indexOf(':'));
                 Path out = dir.resolve(tag + ".json");
                 Path ledger = dir.resolve(tag + ".ledger");
-                SparkCliSupport.Result sp = SparkCliSupport.run(train(data, rel, out, ledger, c.train, true));
+                List<String> args = train(data.replace("vector:", "parquet:"), rel, out, ledger, c.train, true);
+                if (data.startsWith("vector:")) {
+                    int at = args.indexOf("--feature-columns");
+                    args.set(at, "--features-column");
+                    args.set(at + 1, "vec");
+                }
+                SparkCliSupport.Result sp = SparkCliSupport.run(args);
                 assertThat(sp.code()).as(tag + ": " + sp.err()).isZero();
                 assertThat(sp.out()).isEqualTo(in.out().replace(inOut.toString(), out.toString()));
                 worst = Math.max(worst, SparkCliSupport.compare(inOut, out));

@@ -93,6 +93,41 @@ class SparkRunCliTest extends SparkEngineCliFixture {
     }
 
     /**
+     * {@code run --engine spark} from one features column per party (Spark ML dense vectors as stored, issue 45 item 1):
+     * the run of the same rows in named columns, for dp-source-only (refined from sums over the target's rows), PRIMA
+     * and a baseline.
+     */
+    @Test
+    void theRunFromAFeaturesColumnEqualsTheRunFromNamedColumns() throws Exception {
+        Path[] src = sourceFiles();
+        com.fasterxml.jackson.databind.ObjectMapper om = new com.fasterxml.jackson.databind.ObjectMapper();
+        Path srcVec = vectorParquet(src[1]);
+        Path tgtVec = vectorParquet(parquet);
+        for (List<String> extra : List.of(List.of("--method", "dp-source-only", "--param", "refine=map-prototypes", "--epsilon", "2", "--seed", "11"),
+                List.of("--method", "prima", "--param", "learner=ncm", "--epsilon", "2", "--seed", "11"),
+                List.of("--method", "source-only", "--preprocess", "l2"))) {
+            List<String> common = new ArrayList<>(List.of("run", "--label-column", "y", "--json", "--classes", "a,b,c", "--engine", "spark",
+                    "--spark-master", "local[2]"));
+            common.addAll(extra);
+            List<String> named = new ArrayList<>(common);
+            named.addAll(List.of("--source", "parquet:" + src[1], "--target", "parquet:" + parquet, "--feature-columns",
+                    String.join(",", SparkCliSupport.featureNames(D))));
+            SparkCliSupport.Result a = SparkCliSupport.run(named);
+            assertThat(a.code()).as(extra + " named columns: " + a.err()).isZero();
+            List<String> vec = new ArrayList<>(common);
+            vec.addAll(List.of("--source", "parquet:" + srcVec, "--target", "parquet:" + tgtVec, "--features-column", "vec"));
+            SparkCliSupport.Result b = SparkCliSupport.run(vec);
+            assertThat(b.code()).as(extra + " features column: " + b.err()).isZero();
+            com.fasterxml.jackson.databind.JsonNode ra = om.readTree(a.out()).path("results").get(0);
+            com.fasterxml.jackson.databind.JsonNode rb = om.readTree(b.out()).path("results").get(0);
+            assertThat(rb.path("accuracy_mean").asDouble()).as(extra + " accuracy").isEqualTo(ra.path("accuracy_mean").asDouble());
+            assertThat(rb.path("diagnostics").toString()).as(extra + " diagnostics").isEqualTo(ra.path("diagnostics").toString());
+            assertThat(rb.path("privacy").toString()).as(extra + " privacy").isEqualTo(ra.path("privacy").toString());
+            assertThat(om.readTree(b.out()).path("datasets").get(0).path("cols").asInt()).isEqualTo(D);
+        }
+    }
+
+    /**
      * {@code run --engine spark --method dp-source-only} with the gradient learners (dp-sgd with Poisson sampling,
      * dp-gd): the in-process run's accuracy and spend on the same seed when Spark reads the rows in the file's order
      * (a CSV); n must be declared public under add/remove, as in process (refused before anything is charged).

@@ -186,12 +186,14 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
          */
         private Integer trainOnSpark(TargetRelease release, MethodConfig mc) throws Exception {
             String dataSpec = org.privadapt.cli.engine.EngineOptions.sparkData(dataRef);
-            if (engine.dimension("source train") != release.dimension()) {
-                throw new UsageException("--feature-columns names " + engine.featureColumns().size() + " columns; the release "
-                        + releaseFile + " is for " + release.dimension() + " features");
-            }
             org.privadapt.cli.engine.RowEngine eng = org.privadapt.cli.engine.EngineOptions.sparkEngine(
                     spec.root().commandLine().getParseResult().originalArgs());
+            int d = engine.dimension(eng, dataSpec);
+            if (d != release.dimension()) {
+                throw new UsageException((engine.featuresColumn() != null ? "--features-column holds " + d + " features"
+                        : "--feature-columns names " + d + " columns") + "; the release " + releaseFile + " is for "
+                        + release.dimension() + " features");
+            }
             // before any row is read: the ledger verified (opening the session), a spent one refused (the plan needs the rows)
             PrivacySession session = party.session("source");
             org.privadapt.cli.LedgerPrecheck.check(session, party.ledgerFile(), null);

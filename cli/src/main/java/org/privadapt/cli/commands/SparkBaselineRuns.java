@@ -89,7 +89,11 @@ final class SparkBaselineRuns {
         privacy.validate(false);
         output.requireWritable(null);
         SourceCommand.Train.checkClasses(classes, true, data);
-        int d = engine.dimension("run");
+        org.privadapt.cli.engine.RowEngine eng = org.privadapt.cli.engine.EngineOptions.sparkEngine(
+                spec.root().commandLine().getParseResult().originalArgs());
+        String srcSpec = org.privadapt.cli.engine.EngineOptions.sparkData(source);
+        String tgtSpec = org.privadapt.cli.engine.EngineOptions.sparkData(target);
+        int d = engine.dimension(eng, tgtSpec);
         Preprocessing steps = Runs.preprocessing(preprocess != null ? preprocess : "l2");
         if (!steps.dataDependentSteps().isEmpty()) {
             throw new UsageException("--engine spark: preprocessing step(s) " + steps.dataDependentSteps() + " are fitted on all of "
@@ -104,10 +108,6 @@ final class SparkBaselineRuns {
         if (k < 1) {
             throw new UsageException("sa: k must be at least 1, got " + k);
         }
-        org.privadapt.cli.engine.RowEngine eng = org.privadapt.cli.engine.EngineOptions.sparkEngine(
-                spec.root().commandLine().getParseResult().originalArgs());
-        String srcSpec = org.privadapt.cli.engine.EngineOptions.sparkData(source);
-        String tgtSpec = org.privadapt.cli.engine.EngineOptions.sparkData(target);
         long[] correct;
         long sourceRows;
         long targetRows;
@@ -145,9 +145,9 @@ final class SparkBaselineRuns {
         // as in process: source-only reads the target's rows for evaluation only; CORAL and SA read their moments
         spent.put("target", method.equals("source-only") ? SparkRunReport.nothing() : SparkRunReport.notPrivate());
         List<org.privadapt.cli.report.Report.DatasetInfo> datasets = List.of(
-                SparkRunReport.dataset("source", srcSpec, sourceRows, engine.featureColumns(), data.labelColumn(),
+                SparkRunReport.dataset("source", srcSpec, sourceRows, engine.featureNames(d), data.labelColumn(),
                         classes.size() + " classes (given)", pre),
-                SparkRunReport.dataset("target", tgtSpec, targetRows, engine.featureColumns(), data.labelColumn(), "none", pre));
+                SparkRunReport.dataset("target", tgtSpec, targetRows, engine.featureNames(d), data.labelColumn(), "none", pre));
         org.privadapt.cli.report.Report report = SparkRunReport.classification(source, target, m.name(), accuracy, diagnostics, spent, cfgJson,
                 datasets);
         output.write(report, org.privadapt.cli.report.Markdown.resultsTable("privadapt run: " + m.name(), List.of(report.results().get(0))),
@@ -192,11 +192,11 @@ final class SparkBaselineRuns {
                     + "rows outside the privacy accounting; use row-local steps (l1, l2, clip=B, scale=K, minmax=LO:HI, none)");
         }
         String pre = steps.spec();
-        int d = engine.dimension("run");
         org.privadapt.cli.engine.RowEngine eng = org.privadapt.cli.engine.EngineOptions.sparkEngine(
                 spec.root().commandLine().getParseResult().originalArgs());
         String srcSpec = org.privadapt.cli.engine.EngineOptions.sparkData(source);
         String tgtSpec = org.privadapt.cli.engine.EngineOptions.sparkData(target);
+        int d = engine.dimension(eng, tgtSpec);
         try (org.privadapt.cli.engine.RowEngine.PartyRows tgt = eng.open(engine.request(tgtSpec, data.labelColumn(), pre));
              org.privadapt.cli.engine.RowEngine.PartyRows src = eng.open(engine.request(srcSpec, data.labelColumn(), pre))) {
             Dataset sourceRows = src.publicRegressionRows(Runs.shortName(source));
@@ -225,9 +225,9 @@ final class SparkBaselineRuns {
             spent.put("source", org.privadapt.cli.report.Report.PartySpend.of(sourceCost, 1, sourceCost));
             spent.put("target", SparkRunReport.spend(t));
             List<org.privadapt.cli.report.Report.DatasetInfo> datasets = List.of(
-                    SparkRunReport.dataset("source", srcSpec, sourceRows.size(), engine.featureColumns(), data.labelColumn(),
+                    SparkRunReport.dataset("source", srcSpec, sourceRows.size(), engine.featureNames(d), data.labelColumn(),
                             "real-valued", pre),
-                    SparkRunReport.dataset("target", tgtSpec, tgt.size(), engine.featureColumns(), data.labelColumn(), "real-valued", pre));
+                    SparkRunReport.dataset("target", tgtSpec, tgt.size(), engine.featureNames(d), data.labelColumn(), "real-valued", pre));
             org.privadapt.cli.report.Report report = SparkRunReport.regression(source, target, m.name(), o.mse(), o.diagnostics(), spent,
                     cfgJson, datasets);
             output.write(report, org.privadapt.cli.report.Markdown.resultsTable("privadapt run: " + m.name(), List.of(report.results().get(0))),

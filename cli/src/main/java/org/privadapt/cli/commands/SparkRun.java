@@ -110,7 +110,11 @@ final class SparkRun {
         privacy.validate(true);
         output.requireWritable(null);
         SourceCommand.Train.checkClasses(classes, true, data);
-        int d = engine.dimension("run");
+        org.privadapt.cli.engine.RowEngine eng = org.privadapt.cli.engine.EngineOptions.sparkEngine(
+                spec.root().commandLine().getParseResult().originalArgs());
+        String srcSpec = org.privadapt.cli.engine.EngineOptions.sparkData(source);
+        String tgtSpec = org.privadapt.cli.engine.EngineOptions.sparkData(target);
+        int d = engine.dimension(eng, tgtSpec);
         DefaultPreprocessing.Choice preDefault = preprocess == null ? DefaultPreprocessing.forPrivate(d) : null;
         Preprocessing steps = Runs.preprocessing(preprocess != null ? preprocess : preDefault.spec());
         if (!steps.dataDependentSteps().isEmpty()) {
@@ -126,10 +130,6 @@ final class SparkRun {
                 throw new UsageException(m.name() + ": " + e.getMessage(), e);
             }
         }
-        org.privadapt.cli.engine.RowEngine eng = org.privadapt.cli.engine.EngineOptions.sparkEngine(
-                spec.root().commandLine().getParseResult().originalArgs());
-        String srcSpec = org.privadapt.cli.engine.EngineOptions.sparkData(source);
-        String tgtSpec = org.privadapt.cli.engine.EngineOptions.sparkData(target);
         String runId = "run-" + config.seed();
         // before any row is read: both ledgers verified (opening the sessions), the target's release plan checked against
         // its ledger, a spent source ledger refused (its plan needs the rows)
@@ -219,9 +219,9 @@ final class SparkRun {
                     methodOptions.describe(), engine.master(), privacy.delta(), privacy.seeded());
             cfgJson.put("learner", learner);
             List<org.privadapt.cli.report.Report.DatasetInfo> datasets = List.of(
-                    SparkRunReport.dataset("source", srcSpec, src.size(), engine.featureColumns(), data.labelColumn(),
+                    SparkRunReport.dataset("source", srcSpec, src.size(), engine.featureNames(d), data.labelColumn(),
                             classes.size() + " classes (given)", pre),
-                    SparkRunReport.dataset("target", tgtSpec, tgt.size(), engine.featureColumns(), data.labelColumn(), "none", pre));
+                    SparkRunReport.dataset("target", tgtSpec, tgt.size(), engine.featureNames(d), data.labelColumn(), "none", pre));
             org.privadapt.cli.report.Report report = SparkRunReport.classification(source, target, m.name(), accuracy, diagnostics, spent,
                     cfgJson, datasets);
             output.write(report, org.privadapt.cli.report.Markdown.resultsTable("privadapt run: " + m.name(), List.of(report.results().get(0))),

@@ -48,7 +48,7 @@ public final class EngineOptions {
     @Option(names = "--features-column", paramLabel = "COL",
             description = "--engine spark: the features in one column, instead of --feature-columns: a Spark ML vector column "
                     + "(VectorAssembler's output; dense or sparse) or an array<double>; d from its ML metadata, else its first row "
-                    + "(the layout, as a CSV header). Taken by 'target release' so far.")
+                    + "(the layout, as a CSV header). Taken by 'target release', 'source train', 'run' and 'target predict' ('source release' not yet).")
     String featuresColumn;
 
     @Option(names = "--verbose", description = "--engine spark: Spark's own log at its INFO level (default: warnings and errors only).")
@@ -137,7 +137,7 @@ public final class EngineOptions {
     public int dimension(String command) {
         if (featuresColumn != null) {
             throw new UsageException("--features-column: " + command + " takes --feature-columns so far (--features-column is taken by "
-                    + "'target release')");
+                    + "'target release', 'source train', 'run' and 'target predict')");
         }
         return featureColumns.size();
     }
@@ -157,6 +157,11 @@ public final class EngineOptions {
             names.add(featuresColumn + "[" + j + "]");
         }
         return names;
+    }
+
+    /** The features column's name ({@code --features-column}), or null when the features are named columns. */
+    public String featuresColumn() {
+        return featuresColumn;
     }
 
     public List<String> featureColumns() {
