@@ -98,6 +98,26 @@ public final class EjmlBackend implements LinAlgBackend {
     }
 
     @Override
+    public void syrkUpper(int n, int k, double alpha, double[] a, int lda, double beta, double[] c, int ldc) {
+        if (lda != Math.max(1, n) || ldc != Math.max(1, n)) {
+            throw new IllegalArgumentException("ejml backend supports only tight leading dimensions");
+        }
+        if (n == 0) {
+            return;
+        }
+        // A is n x k column-major = R (k x n) row-major; A A^T = R^T R
+        DMatrixRMaj r = DMatrixRMaj.wrap(k, n, a);
+        DMatrixRMaj g = new DMatrixRMaj(n, n);
+        CommonOps_MT_DDRM.multTransA(alpha, r, r, g);
+        for (int j = 0; j < n; j++) {
+            for (int i = 0; i <= j; i++) {
+                int idx = i + j * n;
+                c[idx] = beta * (beta == 0 ? 0 : c[idx]) + g.data[idx];
+            }
+        }
+    }
+
+    @Override
     public void gemv(boolean transA, int m, int n, double alpha, double[] a, int lda, double[] x, double beta,
                      double[] y) {
         if (lda != Math.max(1, m)) {

@@ -157,6 +157,19 @@ public final class LinAlg {
     }
 
     /**
+     * The Gram matrix {@code X^T X} (d x d, exactly symmetric) of the m rows of X stored row by row in {@code rowMajor}
+     * (length at least m d): a symmetric rank-m update on the rows as they are, with no transposing copy.
+     */
+    public static DenseMatrix gramOfRows(double[] rowMajor, int m, int d) {
+        DenseMatrix g = DenseMatrix.zeros(d, d);
+        if (m > 0) {
+            backend().syrkUpper(d, m, 1.0, rowMajor, d, 0.0, g.data(), d);
+            g.mirrorUpperInPlace();
+        }
+        return g;
+    }
+
+    /**
      * The sample covariance {@code (X - mean)^T (X - mean) / (n - 1)} (MATLAB's {@code cov}, as used by
      * CORAL); n = 1 gives the zero matrix.
      */

@@ -32,6 +32,13 @@ public interface LinAlgBackend {
      */
     void syrkTransUpper(int n, int k, double alpha, double[] a, int lda, double beta, double[] c, int ldc);
 
+    /**
+     * Upper triangle of {@code C = alpha * A A^T + beta * C} where A is n x k (lda >= n) and C is n x n: the Gram matrix
+     * of the rows of a k x n matrix stored row by row (dsyrk with uplo=U, trans=N). The strict lower triangle of C is
+     * left as it was.
+     */
+    void syrkUpper(int n, int k, double alpha, double[] a, int lda, double beta, double[] c, int ldc);
+
     /** {@code y = alpha * op(A) x + beta * y} with A m x n column-major. */
     void gemv(boolean transA, int m, int n, double alpha, double[] a, int lda, double[] x, double beta, double[] y);
 

@@ -91,6 +91,14 @@ public final class NetlibBackend implements LinAlgBackend {
     }
 
     @Override
+    public void syrkUpper(int n, int k, double alpha, double[] a, int lda, double beta, double[] c, int ldc) {
+        if (n == 0) {
+            return;
+        }
+        blas.dsyrk("U", "N", n, k, alpha, a, Math.max(1, lda), beta, c, Math.max(1, ldc));
+    }
+
+    @Override
     public void gemv(boolean transA, int m, int n, double alpha, double[] a, int lda, double[] x, double beta,
                      double[] y) {
         if (m == 0 || n == 0) {

@@ -86,6 +86,37 @@ class BackendsTest {
 
     @ParameterizedTest
     @MethodSource("backends")
+    void syrkOfRowsStoredRowByRowFillsUpperTriangleOfGram(LinAlgBackend be) {
+        DenseMatrix x = random(11, 6, 4); // 11 rows of 6
+        DenseMatrix expected = naiveProduct(x, true, x, false);
+        double[] rowMajor = new double[66];
+        for (int i = 0; i < 11; i++) {
+            for (int j = 0; j < 6; j++) {
+                rowMajor[i * 6 + j] = x.get(i, j);
+            }
+        }
+        double[] c = new double[36];
+        java.util.Arrays.fill(c, 7.0); // beta 0: overwritten; the strict lower triangle left as it was
+        be.syrkUpper(6, 11, 1.0, rowMajor, 6, 0.0, c, 6);
+        for (int j = 0; j < 6; j++) {
+            for (int i = 0; i < 6; i++) {
+                if (i <= j) {
+                    assertThat(c[i + j * 6]).isCloseTo(expected.get(i, j), within(1e-12));
+                } else {
+                    assertThat(c[i + j * 6]).isEqualTo(7.0);
+                }
+            }
+        }
+        LinAlgBackend previous = LinAlg.useBackend(be);
+        try {
+            assertThat(LinAlg.gramOfRows(rowMajor, 11, 6).minus(LinAlg.gram(x)).maxAbs()).isLessThan(1e-12);
+        } finally {
+            LinAlg.useBackend(previous);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("backends")
     void gemvBothWays(LinAlgBackend be) {
         DenseMatrix a = random(6, 4, 5);
         double[] x4 = random(4, 1, 6).data();

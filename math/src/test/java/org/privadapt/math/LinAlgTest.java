@@ -145,6 +145,9 @@ class LinAlgTest {
             public void syrkTransUpper(int n, int k, double alpha, double[] a, int lda, double beta, double[] c, int ldc) {
                 real.syrkTransUpper(n, k, alpha, a, lda, beta, c, ldc);
             }
+            public void syrkUpper(int n, int k, double alpha, double[] a, int lda, double beta, double[] c, int ldc) {
+                real.syrkUpper(n, k, alpha, a, lda, beta, c, ldc);
+            }
             public void gemv(boolean ta, int m, int n, double alpha, double[] a, int lda, double[] x, double beta, double[] y) {
                 real.gemv(ta, m, n, alpha, a, lda, x, beta, y);
             }

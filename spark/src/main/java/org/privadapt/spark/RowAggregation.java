@@ -113,11 +113,17 @@ public final class RowAggregation {
     }
 
     /**
-     * The block's rows through the table's row-local preprocessing (the in-process code on the block as a matrix, as
-     * {@link SparkPreprocessing} applies it to its chunks), or the block itself without one.
+     * The block's rows through the table's row-local preprocessing, or the block itself without one: row scalings (l1,
+     * l2, clip=B, scale=K) in place on the rows ({@code Preprocessing.scaleRowsInPlace}: the same values), any other
+     * row-local step by the in-process code on the block as a matrix, as {@link SparkPreprocessing} applies it to its
+     * chunks.
      */
     private static double[][] mapped(org.privadapt.data.preprocess.Preprocessing steps, double[][] block, int m, int d) {
         if (steps == null) {
+            return block;
+        }
+        if (steps.rowScalingsOnly()) { // l1, l2, clip, scale: each row times its own factor, in place (the rows are fresh)
+            steps.scaleRowsInPlace(block, m);
             return block;
         }
         double[][] rows = java.util.Arrays.copyOf(block, m);

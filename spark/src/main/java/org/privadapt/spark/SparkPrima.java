@@ -248,18 +248,24 @@ public final class SparkPrima {
 
         /**
          * The upper triangle (packed as {@link Triangles} lays it out) of the Gram matrix of the rows' entries
-         * {@code idx}: the rows gathered into one column-major m x len matrix, one symmetric rank-m update.
+         * {@code idx}: the rows gathered row by row into one array (whole rows by contiguous copies), one symmetric
+         * rank-m update of the rows as stored ({@code LinAlg.gramOfRows}).
          */
         private static void gramUpper(double[][] rows, int m, int[] idx, double[] g) {
             int len = idx.length;
-            double[] a = new double[m * len];
+            double[] a = new double[m * len]; // row by row (contiguous copies), the Gram of the rows by one dsyrk
+            boolean whole = m > 0 && len == rows[0].length && isIdentity(idx, len);
             for (int i = 0; i < m; i++) {
                 double[] x = rows[i];
-                for (int p = 0; p < len; p++) {
-                    a[p * m + i] = x[idx[p]];
+                if (whole) {
+                    System.arraycopy(x, 0, a, i * len, len);
+                } else {
+                    for (int p = 0; p < len; p++) {
+                        a[i * len + p] = x[idx[p]];
+                    }
                 }
             }
-            DenseMatrix gram = org.privadapt.math.LinAlg.gram(new DenseMatrix(m, len, a));
+            DenseMatrix gram = org.privadapt.math.LinAlg.gramOfRows(a, m, len);
             double[] full = gram.data();
             for (int q = 0, t = 0; q < len; q++) {
                 System.arraycopy(full, q * len, g, t, q + 1);

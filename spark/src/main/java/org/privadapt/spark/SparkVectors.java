@@ -142,9 +142,11 @@ public final class SparkVectors {
             if (a.numElements() != d) {
                 return missing(d);
             }
-            double[] x = new double[d];
+            double[] x = a.toDoubleArray(); // one bulk copy; a null element then marked missing
             for (int j = 0; j < d; j++) {
-                x[j] = a.isNullAt(j) ? Double.NaN : a.getDouble(j);
+                if (a.isNullAt(j)) {
+                    x[j] = Double.NaN;
+                }
             }
             return x;
         }

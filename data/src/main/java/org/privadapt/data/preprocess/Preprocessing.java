@@ -100,6 +100,32 @@ public final class Preprocessing {
         return d;
     }
 
+    /** Whether every step multiplies each row by a factor of that row alone (l1, l2, clip=B, scale=K, or none). */
+    public boolean rowScalingsOnly() {
+        return steps.stream().allMatch(p -> p instanceof RowScaling);
+    }
+
+    /**
+     * Applies steps that are all row scalings ({@link #rowScalingsOnly}) to the rows {@code rows[0..m)} in place: the
+     * values {@link #fitAndApply} gives those rows (each factor from the same sums in the same order), without a matrix
+     * in between (an engine's blocks).
+     */
+    public void scaleRowsInPlace(double[][] rows, int m) {
+        if (!rowScalingsOnly()) {
+            throw new IllegalStateException("not all row scalings: " + spec());
+        }
+        for (Preprocessor p : steps) {
+            RowScaling s = (RowScaling) p;
+            for (int i = 0; i < m; i++) {
+                double[] x = rows[i];
+                double f = s.factor(x);
+                for (int j = 0; j < x.length; j++) {
+                    x[j] *= f;
+                }
+            }
+        }
+    }
+
     /** The specs of the steps that are fitted on the data (not row-local). */
     public List<String> dataDependentSteps() {
         return steps.stream().filter(p -> !p.rowLocal()).map(Preprocessor::spec).toList();

@@ -21,6 +21,15 @@ public final class RowL1Normalize extends RowScaling {
     }
 
     @Override
+    double factor(double[] row) {
+        double l1 = 0;
+        for (double v : row) {
+            l1 += Math.abs(v);
+        }
+        return l1 > 0 ? 1.0 / l1 : 1.0;
+    }
+
+    @Override
     double[] factors(FeatureMatrix x) {
         double[] l1;
         if (x instanceof CsrMatrix s) {

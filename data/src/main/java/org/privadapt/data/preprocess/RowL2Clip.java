@@ -32,6 +32,16 @@ public final class RowL2Clip extends RowScaling {
     }
 
     @Override
+    double factor(double[] row) {
+        double sq = 0;
+        for (double v : row) {
+            sq += v * v;
+        }
+        double norm = Math.sqrt(sq);
+        return norm > bound ? bound / norm : 1.0;
+    }
+
+    @Override
     double[] factors(FeatureMatrix x) {
         double[] sq = x.rowSquaredNorms();
         double[] f = new double[sq.length];

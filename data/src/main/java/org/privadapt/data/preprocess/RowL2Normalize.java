@@ -15,6 +15,15 @@ public final class RowL2Normalize extends RowScaling {
     }
 
     @Override
+    double factor(double[] row) {
+        double sq = 0;
+        for (double v : row) {
+            sq += v * v;
+        }
+        return sq > 0 ? 1.0 / Math.sqrt(sq) : 1.0;
+    }
+
+    @Override
     double[] factors(FeatureMatrix x) {
         double[] sq = x.rowSquaredNorms();
         double[] f = new double[sq.length];

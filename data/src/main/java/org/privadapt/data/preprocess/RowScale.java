@@ -32,6 +32,11 @@ public final class RowScale extends RowScaling {
     }
 
     @Override
+    double factor(double[] row) {
+        return factor;
+    }
+
+    @Override
     double[] factors(FeatureMatrix x) {
         double[] f = new double[x.rows()];
         java.util.Arrays.fill(f, factor);

@@ -12,6 +12,12 @@ abstract class RowScaling implements Preprocessor {
     /** The factor of every row of {@code x}, each from its own row only. */
     abstract double[] factors(FeatureMatrix x);
 
+    /**
+     * The factor of one row given as an array, the same number {@link #factors} gives that row (the same sums in the
+     * same order: over the columns, first to last).
+     */
+    abstract double factor(double[] row);
+
     /** What the step does, for provenance. */
     abstract String what();
 

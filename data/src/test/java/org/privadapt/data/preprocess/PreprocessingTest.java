@@ -85,4 +85,34 @@ class PreprocessingTest {
         assertThat(Preprocessing.parse("l1,zscore").spec()).isEqualTo("l1,zscore");
         assertThat(List.of(Preprocessing.parse("l1, clip=0.5").spec())).containsExactly("l1,clip=0.5");
     }
+
+    /** An engine's in-place row scaling gives exactly the values of the steps applied to the rows as a matrix. */
+    @Test
+    void rowScalingsInPlaceEqualTheStepsOnAMatrixBitForBit() {
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(3);
+        double[][] rows = new double[37][];
+        for (int i = 0; i < rows.length; i++) {
+            rows[i] = new double[23];
+            for (int j = 0; j < 23; j++) {
+                rows[i][j] = i == 5 ? 0.0 : rnd.nextGaussian() * (1 + i % 4); // a zero row, rows of several norms
+            }
+        }
+        for (String spec : List.of("l2,scale=10", "l1", "clip=2", "l2,clip=0.5,scale=3", "none")) {
+            Preprocessing p = Preprocessing.parse(spec);
+            assertThat(p.rowScalingsOnly()).as(spec).isTrue();
+            DenseMatrix expected = p.fitAndApply(new Dataset("x", DenseMatrix.fromRows(rows), null, null, null)).features().toDense();
+            double[][] copy = new double[rows.length][];
+            for (int i = 0; i < rows.length; i++) {
+                copy[i] = rows[i].clone();
+            }
+            p.scaleRowsInPlace(copy, copy.length);
+            for (int i = 0; i < rows.length; i++) {
+                for (int j = 0; j < 23; j++) {
+                    assertThat(copy[i][j]).as(spec + " (" + i + ", " + j + ")").isEqualTo(expected.get(i, j));
+                }
+            }
+        }
+        assertThat(Preprocessing.parse("l2,minmax=0:1").rowScalingsOnly()).isFalse();
+        assertThatThrownBy(() -> Preprocessing.parse("minmax=0:1").scaleRowsInPlace(rows, 1)).isInstanceOf(IllegalStateException.class);
+    }
 }

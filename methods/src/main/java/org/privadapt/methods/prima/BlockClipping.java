@@ -107,12 +107,21 @@ public final class BlockClipping {
             double v = row[j];
             sq[blockOf[j]] += v * v;
         }
-        double[] out = row.clone();
-        for (int j = 0; j < row.length; j++) {
-            int b = blockOf[j];
+        // one factor per block (bounds[b] / norm where the block is clipped, else 1: x * 1.0 is x exactly)
+        boolean clipped = false;
+        for (int b = 0; b < sq.length; b++) {
             double norm = Math.sqrt(sq[b]);
             if (norm > bounds[b]) {
-                out[j] *= bounds[b] / norm;
+                sq[b] = bounds[b] / norm;
+                clipped = true;
+            } else {
+                sq[b] = 1.0;
+            }
+        }
+        double[] out = row.clone();
+        if (clipped) {
+            for (int j = 0; j < row.length; j++) {
+                out[j] *= sq[blockOf[j]];
             }
         }
         return out;
