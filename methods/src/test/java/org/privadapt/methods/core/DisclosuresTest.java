@@ -56,8 +56,7 @@ class DisclosuresTest {
     }
 
     @Test
-    void loadersMarkLayoutsTheyReadFromTheRows() throws Exception {
-        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("disclosures");
+    void loadersMarkLayoutsTheyReadFromTheRows(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         java.nio.file.Path svm = dir.resolve("a.svmlight");
         java.nio.file.Files.writeString(svm, "1 1:0.5 3:1\n0 2:1\n");
         Dataset noDim = org.privadapt.data.io.SvmLightLoader.load(svm, "a", org.privadapt.data.io.SvmLightLoader.Options.AUTO);
