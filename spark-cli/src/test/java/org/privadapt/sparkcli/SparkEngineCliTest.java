@@ -162,13 +162,16 @@ class SparkEngineCliTest extends SparkEngineCliFixture {
             a.addAll(List.of("--data", src[0].toString(), "--ledger", inLedger.toString(), "--out", inOut.toString()));
             SparkCliSupport.Result in = SparkCliSupport.run(a);
             assertThat(in.code()).as(c.name + " in process: " + in.err()).isZero();
-            for (String data : List.of("parquet:" + ordered, "csv:" + src[0])) {
+            // issue 45 item 1: also from one features column (dense vectors as stored, in the file's order)
+            for (String data : List.of("parquet:" + ordered, "csv:" + src[0], "vector:" + vectorParquet(ordered))) {
                 String tag = "dpot-" + c.name + "-" + data.substring(0, data.indexOf(':'));
                 Path out = dir.resolve(tag + ".json");
                 Path ledger = dir.resolve(tag + ".ledger");
                 a = new ArrayList<>(base);
-                a.addAll(List.of("--data", data, "--ledger", ledger.toString(), "--out", out.toString(), "--engine", "spark",
-                        "--spark-master", "local[2]", "--feature-columns", String.join(",", SparkCliSupport.featureNames(D))));
+                a.addAll(List.of("--data", data.replace("vector:", "parquet:"), "--ledger", ledger.toString(), "--out", out.toString(),
+                        "--engine", "spark", "--spark-master", "local[2]"));
+                a.addAll(data.startsWith("vector:") ? List.of("--features-column", "vec")
+                        : List.of("--feature-columns", String.join(",", SparkCliSupport.featureNames(D))));
                 SparkCliSupport.Result sp = SparkCliSupport.run(a);
                 assertThat(sp.code()).as(tag + ": " + sp.err()).isZero();
                 assertThat(sp.out()).isEqualTo(in.out().replace(inOut.toString(), out.toString()));
@@ -350,13 +353,16 @@ class SparkEngineCliTest extends SparkEngineCliFixture {
         List<String> sp = null;
         Path out = null;
         Path ledger = null;
-        for (String data : List.of("csv:" + src[0], "parquet:" + orderedParquet(src[0], D))) {
+        // the last input is the one the refusals below reuse: named columns
+        for (String data : List.of("vector:" + vectorParquet(orderedParquet(src[0], D)), "csv:" + src[0], "parquet:" + orderedParquet(src[0], D))) {
             String tag = "gmm-spark-" + data.substring(0, data.indexOf(':'));
             out = dir.resolve(tag + ".json");
             ledger = dir.resolve(tag + ".ledger");
             sp = new ArrayList<>(base);
-            sp.addAll(List.of("--data", data, "--classes", "a,b,c", "--ledger", ledger.toString(), "--out", out.toString(),
-                    "--engine", "spark", "--spark-master", "local[2]", "--feature-columns", String.join(",", SparkCliSupport.featureNames(D))));
+            sp.addAll(List.of("--data", data.replace("vector:", "parquet:"), "--classes", "a,b,c", "--ledger", ledger.toString(), "--out",
+                    out.toString(), "--engine", "spark", "--spark-master", "local[2]"));
+            sp.addAll(data.startsWith("vector:") ? List.of("--features-column", "vec")
+                    : List.of("--feature-columns", String.join(",", SparkCliSupport.featureNames(D))));
             SparkCliSupport.Result b = SparkCliSupport.run(sp);
             assertThat(b.code()).as(tag + ": " + b.err()).isZero();
             assertThat(b.out()).isEqualTo(in.out().replace(inOut.toString(), out.toString()));

@@ -194,7 +194,6 @@ public final class SourceReleaseCommand implements Callable<Integer> {
             org.privadapt.privacy.BudgetExceededException, org.privadapt.privacy.ledger.BudgetLedger.LedgerException {
         org.privadapt.cli.engine.RowEngine eng = org.privadapt.cli.engine.EngineOptions.sparkEngine(
                 spec.root().commandLine().getParseResult().originalArgs());
-        engine.dimension("source release"); // named columns only, so far
         // before any row is read: the ledger verified (opening a session draws nothing), a spent one refused
         org.privadapt.cli.LedgerPrecheck.check(party.session("source"), party.ledgerFile(), null);
         org.privadapt.cli.engine.RowEngine.PartyRows rows = eng.open(engine.request(org.privadapt.cli.engine.EngineOptions.sparkData(dataRef), data.labelColumn(), pre));

@@ -48,7 +48,7 @@ public final class EngineOptions {
     @Option(names = "--features-column", paramLabel = "COL",
             description = "--engine spark: the features in one column, instead of --feature-columns: a Spark ML vector column "
                     + "(VectorAssembler's output; dense or sparse) or an array<double>; d from its ML metadata, else its first row "
-                    + "(the layout, as a CSV header). Taken by 'target release', 'source train', 'run' and 'target predict' ('source release' not yet).")
+                    + "(the layout, as a CSV header). Taken by 'target release', 'source train', 'source release', 'run' and 'target predict'.")
     String featuresColumn;
 
     @Option(names = "--verbose", description = "--engine spark: Spark's own log at its INFO level (default: warnings and errors only).")
@@ -131,15 +131,6 @@ public final class EngineOptions {
     /** What the Spark engine reads for one party: these options' columns, master and logging, with the party's data. */
     public RowEngine.Request request(String data, String labelColumn, String preprocessing) {
         return new RowEngine.Request(data, featureColumns, featuresColumn, labelColumn, preprocessing, master, verbose, ui);
-    }
-
-    /** The number of features the named columns give; a command without a --features-column path refuses one. */
-    public int dimension(String command) {
-        if (featuresColumn != null) {
-            throw new UsageException("--features-column: " + command + " takes --feature-columns so far (--features-column is taken by "
-                    + "'target release', 'source train', 'run' and 'target predict')");
-        }
-        return featureColumns.size();
     }
 
     /** The number of features: the named columns', or the features column's (read by the engine from the layout). */
