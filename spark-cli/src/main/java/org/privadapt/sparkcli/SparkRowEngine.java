@@ -82,7 +82,7 @@ public final class SparkRowEngine implements RowEngine {
                     request.preprocessing());
             long n = table.requireValid().rows(); // after the preprocessing: finite, as in process
             ok = true;
-            return new Rows(spark, made, table, table, n, where);
+            return new Rows(spark, made, table, table, n, where, new java.util.concurrent.atomic.AtomicBoolean(true));
         } catch (IllegalArgumentException e) {
             throw new DataException(where, null, e.getMessage());
         } finally {
@@ -176,7 +176,7 @@ public final class SparkRowEngine implements RowEngine {
             throw new DataException(where, null, "the table has no rows");
         }
         return new Rows(spark, made, SparkPreprocessing.apply(raw, request.preprocessing()), raw.withBlockMap(request.preprocessing()),
-                n, where);
+                n, where, new java.util.concurrent.atomic.AtomicBoolean(false));
     }
 
     private static String firstLine(Throwable e) {
@@ -188,8 +188,48 @@ public final class SparkRowEngine implements RowEngine {
      * @param aggregated the rows as the target release's aggregate reads them: {@code table}, or (a features column) the raw
      *                   vectors with the preprocessing applied block by block inside the aggregate
      */
-    private record Rows(SparkSession spark, boolean made, SparkTable table, SparkTable aggregated, long size, String where)
-            implements PartyRows {
+    private record Rows(SparkSession spark, boolean made, SparkTable table, SparkTable aggregated, long size, String where,
+                        java.util.concurrent.atomic.AtomicBoolean valid) implements PartyRows {
+        /**
+         * The rows as every release but the target's reads them, checked first (once): a features column is not checked
+         * when it is opened (the target release checks in its own first aggregate), so a missing or non-finite value, a
+         * vector of another length or a missing label is refused here, before anything is charged, naming the data.
+         */
+        private SparkTable checked() throws DataException {
+            checkOnce();
+            return table;
+        }
+
+        /** {@link #checked()} for the aggregates that read the rows as the target release does (block by block). */
+        private SparkTable checkedAggregated() throws DataException {
+            checkOnce();
+            return aggregated;
+        }
+
+        @Override
+        public void check() throws DataException {
+            checkOnce();
+        }
+
+        /** The aggregated rows where a checked exception cannot be thrown: checked before ({@link #check}) by the caller. */
+        private SparkTable checkedBefore() {
+            if (!valid.get()) {
+                throw new IllegalStateException("the rows of " + where + " were not checked before this statistic");
+            }
+            return aggregated;
+        }
+
+        private void checkOnce() throws DataException {
+            if (!valid.get()) {
+                try {
+                    aggregated.requireValid();
+                } catch (IllegalArgumentException e) {
+                    throw new DataException(where, null, e.getMessage());
+                }
+                valid.set(true);
+            }
+        }
+
         @Override
         public int dimension() {
             return table.dimension();
@@ -209,7 +249,7 @@ public final class SparkRowEngine implements RowEngine {
         public SourceModel sourceModel(TargetRelease release, MethodConfig mc, List<String> classes, PublicFacts declared,
                                        PrivacySession session) throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
             requireClasses(classes); // bad input, before anything is charged (SparkPrimaTrain.train checks it again)
-            return SparkPrimaTrain.train(table, release, mc, classes, declared, session);
+            return SparkPrimaTrain.train(checked(), release, mc, classes, declared, session);
         }
 
         @Override
@@ -217,13 +257,13 @@ public final class SparkRowEngine implements RowEngine {
                                                                   PrivacySession session, String runId, String preprocessing)
                 throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
             requireClasses(classes);
-            return org.privadapt.spark.SparkDpot.release(table, classes, cfg, session, runId, preprocessing);
+            return org.privadapt.spark.SparkDpot.release(checked(), classes, cfg, session, runId, preprocessing);
         }
 
         @Override
         public Predictions predict(SourceModel model) throws DataException {
             try {
-                org.privadapt.spark.SparkPredictions.Predicted p = org.privadapt.spark.SparkPredictions.predict(table, model, "predict");
+                org.privadapt.spark.SparkPredictions.Predicted p = org.privadapt.spark.SparkPredictions.predict(checked(), model, "predict");
                 return new Predictions(p.classes(), p.labels());
             } catch (IllegalArgumentException e) {
                 throw new DataException(where, null, e.getMessage());
@@ -233,7 +273,7 @@ public final class SparkRowEngine implements RowEngine {
         @Override
         public long[] correct(SourceModel model, String runId) throws DataException {
             requireClasses(model.classNames());
-            return org.privadapt.spark.SparkEvaluation.correct(table, model, runId);
+            return org.privadapt.spark.SparkEvaluation.correct(checked(), model, runId);
         }
 
         @Override
@@ -241,18 +281,18 @@ public final class SparkRowEngine implements RowEngine {
                                                                     List<String> classes, org.privadapt.privacy.noise.NoiseSource noise)
                 throws DataException {
             requireClasses(classes);
-            return org.privadapt.spark.SparkClassStatistics.model(plan, table, classes, noise);
+            return org.privadapt.spark.SparkClassStatistics.model(plan, checkedAggregated(), classes, noise);
         }
 
         @Override
         public double[] sum(org.privadapt.models.uda.MapPrototypeSums.BlockStatistic statistic) {
-            return org.privadapt.spark.SparkRowSums.sum(table, statistic);
+            return org.privadapt.spark.SparkRowSums.sum(checkedBefore(), statistic);
         }
 
         @Override
         public long[] correct(org.privadapt.models.nn.Network model) throws DataException {
             requireClasses(model.classNames());
-            return org.privadapt.spark.SparkEvaluation.correct(table, model);
+            return org.privadapt.spark.SparkEvaluation.correct(checked(), model);
         }
 
         @Override
@@ -260,12 +300,12 @@ public final class SparkRowEngine implements RowEngine {
                                                              List<String> classes, org.privadapt.privacy.noise.NoiseSource noise)
                 throws DataException {
             requireClasses(classes);
-            return org.privadapt.spark.SparkDpSgd.train(plan, table, classes, noise);
+            return org.privadapt.spark.SparkDpSgd.train(plan, checked(), classes, noise);
         }
 
         @Override
         public Moments moments() {
-            org.privadapt.spark.SparkBaselines.Moments m = org.privadapt.spark.SparkBaselines.moments(table);
+            org.privadapt.spark.SparkBaselines.Moments m = org.privadapt.spark.SparkBaselines.moments(checkedBefore());
             return new Moments(m.count(), m.mean(), m.covariance());
         }
 
@@ -273,18 +313,18 @@ public final class SparkRowEngine implements RowEngine {
         public org.privadapt.models.LogisticRegression logisticRegression(org.privadapt.math.DenseMatrix map, List<String> classes,
                                                                           double l2, int maxIterations) throws DataException {
             requireClasses(classes);
-            return org.privadapt.spark.SparkLogisticRegression.fit(table, map, classes, l2, maxIterations);
+            return org.privadapt.spark.SparkLogisticRegression.fit(checked(), map, classes, l2, maxIterations);
         }
 
         @Override
         public long[] correct(org.privadapt.models.LogisticRegression model, org.privadapt.math.DenseMatrix map) throws DataException {
             requireClasses(model.classNames());
-            return org.privadapt.spark.SparkEvaluation.correct(table, model, map);
+            return org.privadapt.spark.SparkEvaluation.correct(checked(), model, map);
         }
 
         /** A label outside the given classes is bad input: refused before anything is charged, naming the data. */
         private void requireClasses(List<String> classes) throws DataException {
-            long outside = SparkPrimaTrain.outsideClasses(table, classes);
+            long outside = SparkPrimaTrain.outsideClasses(checked(), classes);
             if (outside > 0) {
                 throw new DataException(where, "column '" + table.labelColumn() + "'", org.privadapt.data.PrivateText.count(outside) + " row(s) have a label outside --classes "
                         + String.join(",", classes));
@@ -294,7 +334,7 @@ public final class SparkRowEngine implements RowEngine {
         @Override
         public org.privadapt.data.Dataset publicRegressionRows(String domain) throws DataException {
             try {
-                return org.privadapt.spark.SparkSupervised.collect(table, domain);
+                return org.privadapt.spark.SparkSupervised.collect(checked(), domain);
             } catch (IllegalArgumentException e) {
                 throw new DataException(where, null, e.getMessage());
             }
@@ -304,7 +344,7 @@ public final class SparkRowEngine implements RowEngine {
         public Supervised supervised(org.privadapt.data.Dataset source, MethodConfig config) throws DataException {
             org.privadapt.spark.SparkSupervised.Drawn d;
             try {
-                d = org.privadapt.spark.SparkSupervised.draw(source, table, config);
+                d = org.privadapt.spark.SparkSupervised.draw(source, checked(), config);
             } catch (IllegalArgumentException e) {
                 if (e.getMessage() != null && e.getMessage().contains("not a number")) {
                     throw new DataException(where, null, e.getMessage());
@@ -320,7 +360,7 @@ public final class SparkRowEngine implements RowEngine {
                 throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
             requireClasses(classes);
             return org.privadapt.spark.SparkGmmUdaSource.trainPrivate(
-                    org.privadapt.spark.SparkGmmUdaSource.rowNormalised(table, cfg.rowNorm(true)), classes, cfg, session);
+                    org.privadapt.spark.SparkGmmUdaSource.rowNormalised(checked(), cfg.rowNorm(true)), classes, cfg, session);
         }
 
         @Override

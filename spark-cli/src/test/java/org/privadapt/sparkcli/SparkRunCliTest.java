@@ -125,6 +125,21 @@ class SparkRunCliTest extends SparkEngineCliFixture {
             assertThat(rb.path("privacy").toString()).as(extra + " privacy").isEqualTo(ra.path("privacy").toString());
             assertThat(om.readTree(b.out()).path("datasets").get(0).path("cols").asInt()).isEqualTo(D);
         }
+        // a vector of another length in either party's column: one line, exit 3, before anything is charged
+        Path bad = dir.resolve("bad-vector.parquet");
+        org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> v = spark.read().parquet(tgtVec.toString());
+        org.apache.spark.sql.Column shortVec = org.apache.spark.sql.functions.struct(v.col("vec.type"), v.col("vec.size"), v.col("vec.indices"),
+                org.apache.spark.sql.functions.slice(v.col("vec.values"), 1, D - 1).as("values"));
+        v.limit(40).unionByName(v.limit(1).select(shortVec.as("vec"), v.col("y"))).write().parquet(bad.toString());
+        for (String[] parties : new String[][] {{bad.toString(), tgtVec.toString()}, {srcVec.toString(), bad.toString()}}) {
+            Path ledger = dir.resolve("bad-vector-" + (parties[0].equals(bad.toString()) ? "source" : "target") + ".ledger");
+            SparkCliSupport.Result r = SparkCliSupport.run(List.of("run", "--method", "dp-source-only", "--epsilon", "2", "--label-column", "y",
+                    "--classes", "a,b,c", "--engine", "spark", "--spark-master", "local[2]", "--source", "parquet:" + parties[0],
+                    "--target", "parquet:" + parties[1], "--features-column", "vec", "--source-ledger", ledger.toString()));
+            assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.DATA);
+            assertThat(errorLines(r)).singleElement().asString().contains("bad-vector.parquet").contains("missing or non-finite");
+            assertThat(ledger).doesNotExist();
+        }
     }
 
     /**

@@ -28,7 +28,7 @@ final class ChunkedRows implements Iterator<Row> {
         this.in = in;
         this.d = d;
         this.labelled = labelled;
-        this.chunk = chunk;
+        this.chunk = Math.min(chunk, RowAggregation.blockRows(d)); // wide rows: fewer per chunk
         this.map = map;
     }
 

@@ -21,7 +21,7 @@ import scala.Tuple2;
  * order in which tasks finish). Nothing but the accumulators leaves the executors: no row, and no per-partition
  * count is kept on the driver once merged.
  *
- * <p>Rows reach an accumulator in blocks of up to {@link #BLOCK_ROWS} rows ({@link Accumulator#addBlock}); an
+ * <p>Rows reach an accumulator in blocks of up to {@link #blockRows} rows (2,048, fewer for rows wider than 1,024) ({@link Accumulator#addBlock}); an
  * accumulator whose statistic is a second moment overrides it to map each row as before, sum the block plainly
  * ({@link BlockSums}) and add the block's sums into its compensated sums, as the streaming engine adds its blocks. The others take the rows one by one (the default). The rows are read from Spark's internal rows
  * ({@code array<double>} read with its typed accessor: no boxing).
@@ -32,6 +32,17 @@ import scala.Tuple2;
 public final class RowAggregation {
     /** The most rows handed to {@link Accumulator#addBlock} at once. */
     public static final int BLOCK_ROWS = 2048;
+
+    /** The most values a block holds (16 MB of doubles): wide rows come in fewer rows per block. */
+    public static final int BLOCK_VALUES = 1 << 21;
+
+    /**
+     * Rows per block for rows of d features: {@link #BLOCK_ROWS}, fewer where d exceeds 1,024 so that a block (dense on
+     * the executor) stays within {@link #BLOCK_VALUES} values (13 rows at d = 152,543, the spam inboxes' vocabulary).
+     */
+    public static int blockRows(int d) {
+        return Math.max(1, Math.min(BLOCK_ROWS, BLOCK_VALUES / Math.max(1, d)));
+    }
 
     private RowAggregation() {
     }
@@ -64,7 +75,7 @@ public final class RowAggregation {
 
     /** Folds every row of {@code table} into one accumulator (see the class comment). */
     public static <A extends Accumulator<A>> A aggregate(SparkTable table, Zero<A> zero) {
-        return aggregate(table, zero, BLOCK_ROWS);
+        return aggregate(table, zero, blockRows(table.dimension()));
     }
 
     /** {@link #aggregate(SparkTable, Zero)} with blocks of at most {@code blockRows} rows (tests vary it). */

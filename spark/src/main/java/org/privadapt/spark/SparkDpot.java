@@ -117,16 +117,17 @@ public final class SparkDpot {
         double[] mData = m.data().clone(); // column-major d x l: plain arrays to the executors
         Map<String, Integer> index = index(names);
         JavaRDD<Row> rdd = source.rows().javaRDD();
+        int blockRows = Math.min(BLOCK, RowAggregation.blockRows(d)); // wide rows: fewer per block
         List<Tuple3<Integer, int[], double[]>> parts = new ArrayList<>(rdd.mapPartitionsWithIndex((Integer part, Iterator<Row> it) -> {
             DenseMatrix mm = new DenseMatrix(d, l, mData);
             IntList codes = new IntList();
             List<double[]> blocks = new ArrayList<>();
-            List<double[]> pending = new ArrayList<>(BLOCK);
+            List<double[]> pending = new ArrayList<>(blockRows);
             while (it.hasNext()) {
                 Row r = it.next();
                 pending.add(SparkTable.features(r, d));
                 codes.add(index.get(SparkTable.label(r)));
-                if (pending.size() == BLOCK || !it.hasNext()) {
+                if (pending.size() == blockRows || !it.hasNext()) {
                     DenseMatrix block = DenseMatrix.fromRows(pending.toArray(new double[0][]));
                     DenseMatrix projected = (Double.isNaN(clip) ? block : Dpot.clipRows(block, clip)).multiply(mm);
                     blocks.add(rowMajor(projected));

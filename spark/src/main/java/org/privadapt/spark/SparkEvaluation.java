@@ -96,17 +96,18 @@ public final class SparkEvaluation {
         for (int c = 0; c < names.size(); c++) {
             index.put(names.get(c), c);
         }
+        int block = Math.min(BLOCK, RowAggregation.blockRows(d)); // wide rows: fewer per block
         List<long[]> parts = target.rows().javaRDD().mapPartitions((Iterator<Row> it) -> {
             java.util.function.Function<DenseMatrix, int[]> m = predictors.make();
             long[] counts = new long[3]; // correct, rows, labels outside the model's classes
-            List<double[]> rows = new ArrayList<>(BLOCK);
-            List<Integer> truth = new ArrayList<>(BLOCK);
+            List<double[]> rows = new ArrayList<>(block);
+            List<Integer> truth = new ArrayList<>(block);
             while (it.hasNext()) {
                 Row r = it.next();
                 rows.add(SparkTable.features(r, d));
                 Integer c = SparkTable.label(r) == null ? null : index.get(SparkTable.label(r));
                 truth.add(c == null ? -1 : c);
-                if (rows.size() == BLOCK || !it.hasNext()) {
+                if (rows.size() == block || !it.hasNext()) {
                     int[] pred = m.apply(DenseMatrix.fromRows(rows.toArray(new double[0][])));
                     for (int i = 0; i < pred.length; i++) {
                         counts[0] += pred[i] == truth.get(i) ? 1 : 0;

@@ -31,6 +31,7 @@ public final class SparkPredictions {
         }
         byte[] artifact = model.toArtifact(runId).toBytes();
         int d = target.dimension();
+        int block = Math.min(SparkEvaluation.BLOCK, RowAggregation.blockRows(d)); // wide rows: fewer per block
         boolean labelled = target.labelled();
         List<Tuple3<Integer, int[], String[]>> parts = new ArrayList<>(target.rows().javaRDD().mapPartitionsWithIndex(
                 (Integer index, Iterator<Row> it) -> {
@@ -42,14 +43,14 @@ public final class SparkPredictions {
                     }
                     List<Integer> pred = new ArrayList<>();
                     List<String> labels = new ArrayList<>();
-                    List<double[]> rows = new ArrayList<>(SparkEvaluation.BLOCK);
+                    List<double[]> rows = new ArrayList<>(block);
                     while (it.hasNext()) {
                         Row r = it.next();
                         rows.add(SparkTable.features(r, d));
                         if (labelled) {
                             labels.add(SparkTable.label(r));
                         }
-                        if (rows.size() == SparkEvaluation.BLOCK || !it.hasNext()) {
+                        if (rows.size() == block || !it.hasNext()) {
                             for (int p : m.predict(DenseMatrix.fromRows(rows.toArray(new double[0][])))) {
                                 pred.add(p);
                             }

@@ -53,6 +53,19 @@ class SparkBlockSumsTest {
         }
     }
 
+    /** Wide rows come in fewer rows per block, so that a dense block stays within 2^21 values (16 MB). */
+    @Test
+    void wideRowsComeInSmallerBlocks() {
+        assertThat(RowAggregation.blockRows(100)).isEqualTo(2048);
+        assertThat(RowAggregation.blockRows(1024)).isEqualTo(2048);
+        assertThat(RowAggregation.blockRows(25_804)).isEqualTo(81); // 20 Newsgroups
+        assertThat(RowAggregation.blockRows(152_543)).isEqualTo(13); // the spam inboxes
+        assertThat(RowAggregation.blockRows(5_000_000)).isEqualTo(1);
+        for (int d : new int[] {1, 999, 4097, 100_000, 3_000_000}) {
+            assertThat((long) RowAggregation.blockRows(d) * d).as("d " + d).isLessThanOrEqualTo(Math.max(d, RowAggregation.BLOCK_VALUES));
+        }
+    }
+
     @Test
     void thePrimaMomentsDoNotDependOnTheBlockSize() {
         SparkTable table = data.table(spark, 2);

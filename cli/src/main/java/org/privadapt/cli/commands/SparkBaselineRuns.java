@@ -113,6 +113,8 @@ final class SparkBaselineRuns {
         long targetRows;
         try (org.privadapt.cli.engine.RowEngine.PartyRows tgt = eng.open(engine.request(tgtSpec, data.labelColumn(), pre));
              org.privadapt.cli.engine.RowEngine.PartyRows src = eng.open(engine.request(srcSpec, data.labelColumn(), pre))) {
+            tgt.check(); // both parties' rows refused here if they are bad, before anything is charged
+            src.check();
             sourceRows = src.size();
             targetRows = tgt.size();
             org.privadapt.math.DenseMatrix sourceMap = null;
@@ -199,6 +201,8 @@ final class SparkBaselineRuns {
         int d = engine.dimension(eng, tgtSpec);
         try (org.privadapt.cli.engine.RowEngine.PartyRows tgt = eng.open(engine.request(tgtSpec, data.labelColumn(), pre));
              org.privadapt.cli.engine.RowEngine.PartyRows src = eng.open(engine.request(srcSpec, data.labelColumn(), pre))) {
+            tgt.check(); // both parties' rows refused here if they are bad, before anything is charged
+            src.check();
             Dataset sourceRows = src.publicRegressionRows(Runs.shortName(source));
             org.privadapt.cli.engine.RowEngine.Supervised drawn;
             try {

@@ -141,6 +141,8 @@ final class SparkRun {
         org.privadapt.cli.LedgerPrecheck.check(ctx.source(), sourceLedger, null);
         try (org.privadapt.cli.engine.RowEngine.PartyRows tgt = eng.open(engine.request(tgtSpec, data.labelColumn(), pre));
              org.privadapt.cli.engine.RowEngine.PartyRows src = eng.open(engine.request(srcSpec, data.labelColumn(), pre))) {
+            tgt.check(); // both parties' rows refused here if they are bad, before anything is charged
+            src.check();
             DeltaPolicy.check("source", privacy.delta(), (int) Math.min(Integer.MAX_VALUE, src.size()), privacy.allowLargeDelta,
                     spec.commandLine().getErr());
             DeltaPolicy.check("target", privacy.delta(), (int) Math.min(Integer.MAX_VALUE, tgt.size()), privacy.allowLargeDelta,

@@ -81,6 +81,14 @@ public interface RowEngine {
         int dimension();
 
         /**
+         * Refuses, before anything is charged, rows the in-process path refuses (no rows, a missing or non-finite value,
+         * a missing label), naming the data; a no-op where opening the rows checked them already. Called by the commands
+         * before they charge; the methods below check on first use too.
+         */
+        default void check() throws DataException {
+        }
+
+        /**
          * A received model's predicted class index for every row, in the table's order, and the rows' labels (null when
          * read unlabelled): {@code target predict} on these rows (the target's own rows, for the target).
          */
