@@ -248,8 +248,20 @@ public final class SparkRowEngine implements RowEngine {
         @Override
         public SourceModel sourceModel(TargetRelease release, MethodConfig mc, List<String> classes, PublicFacts declared,
                                        PrivacySession session) throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
-            requireClasses(classes); // bad input, before anything is charged (SparkPrimaTrain.train checks it again)
-            return SparkPrimaTrain.train(checked(), release, mc, classes, declared, session);
+            // bad input, before anything is charged: the rows and their labels checked in one pass, then not again
+            long rows;
+            try {
+                SparkTable.ClassCheck c = aggregated.checkClasses(classes);
+                rows = org.privadapt.spark.SparkTable.checked(c.check()).rows();
+                if (c.outside() > 0) {
+                    throw new DataException(where, "column '" + table.labelColumn() + "'", org.privadapt.data.PrivateText.count(c.outside())
+                            + " row(s) have a label outside --classes " + String.join(",", classes));
+                }
+            } catch (IllegalArgumentException e) {
+                throw new DataException(where, null, e.getMessage());
+            }
+            valid.set(true);
+            return SparkPrimaTrain.train(table, aggregated, release, mc, classes, declared, session, rows);
         }
 
         @Override
@@ -324,7 +336,7 @@ public final class SparkRowEngine implements RowEngine {
 
         /** A label outside the given classes is bad input: refused before anything is charged, naming the data. */
         private void requireClasses(List<String> classes) throws DataException {
-            long outside = SparkPrimaTrain.outsideClasses(checked(), classes);
+            long outside = SparkPrimaTrain.outsideClasses(checkedAggregated(), classes);
             if (outside > 0) {
                 throw new DataException(where, "column '" + table.labelColumn() + "'", org.privadapt.data.PrivateText.count(outside) + " row(s) have a label outside --classes "
                         + String.join(",", classes));

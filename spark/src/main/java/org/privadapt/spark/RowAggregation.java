@@ -73,13 +73,43 @@ public final class RowAggregation {
         A get();
     }
 
+    /**
+     * A row-local map applied to each row after the table's preprocessing, where the rows are (executors: serializable,
+     * public parameters only): the row given is the accumulator's to change or keep.
+     */
+    @FunctionalInterface
+    public interface RowMap extends Serializable {
+        double[] apply(double[] row);
+
+        /** The rows {@code rows[0..m)} mapped (a new array of at least m rows); by default one by one. */
+        default double[][] applyBlock(double[][] rows, int m) {
+            double[][] out = new double[rows.length][];
+            for (int i = 0; i < m; i++) {
+                out[i] = apply(rows[i]);
+            }
+            return out;
+        }
+    }
+
     /** Folds every row of {@code table} into one accumulator (see the class comment). */
     public static <A extends Accumulator<A>> A aggregate(SparkTable table, Zero<A> zero) {
         return aggregate(table, zero, blockRows(table.dimension()));
     }
 
+    /**
+     * Folds every row of {@code table}, preprocessed and then mapped by {@code map} (to rows of any length), into one
+     * accumulator: a statistic of rows transformed where they are, with no Spark stage in between.
+     */
+    public static <A extends Accumulator<A>> A aggregate(SparkTable table, RowMap map, Zero<A> zero) {
+        return aggregate(table, zero, blockRows(table.dimension()), map);
+    }
+
     /** {@link #aggregate(SparkTable, Zero)} with blocks of at most {@code blockRows} rows (tests vary it). */
     static <A extends Accumulator<A>> A aggregate(SparkTable table, Zero<A> zero, int blockRows) {
+        return aggregate(table, zero, blockRows, null);
+    }
+
+    private static <A extends Accumulator<A>> A aggregate(SparkTable table, Zero<A> zero, int blockRows, RowMap map) {
         if (blockRows < 1) {
             throw new IllegalArgumentException("blockRows must be >= 1, got " + blockRows);
         }
@@ -103,12 +133,12 @@ public final class RowAggregation {
                     labels[m] = names.of(r);
                 }
                 if (++m == blockRows) {
-                    acc.addBlock(mapped(steps, block, m, d), labels, m);
+                    acc.addBlock(rowMapped(map, mapped(steps, block, m, d), m), labels, m);
                     m = 0;
                 }
             }
             if (m > 0) {
-                acc.addBlock(mapped(steps, block, m, d), labels, m);
+                acc.addBlock(rowMapped(map, mapped(steps, block, m, d), m), labels, m);
             }
             List<Tuple2<Integer, A>> one = new ArrayList<>(1);
             one.add(new Tuple2<>(index, acc));
@@ -121,6 +151,11 @@ public final class RowAggregation {
             total.merge(p._2());
         }
         return total;
+    }
+
+    /** The block's first m rows through {@code map} (null: as they are). */
+    private static double[][] rowMapped(RowMap map, double[][] block, int m) {
+        return map == null ? block : map.applyBlock(block, m);
     }
 
     /**

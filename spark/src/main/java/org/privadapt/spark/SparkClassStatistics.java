@@ -71,15 +71,24 @@ public final class SparkClassStatistics {
      * @param rowBound R for clipping, or NaN for unit normalisation (ncm)
      */
     static ClassStatistics exact(SparkTable table, List<String> classes, double rowBound, boolean withMoment) {
+        return exact(table, null, table.dimension(), classes, rowBound, withMoment);
+    }
+
+    /**
+     * {@link #ncmExact}/{@link #ldaExact} of the table's rows mapped by {@code map} to rows of {@code d} features where they
+     * are (PRIMA's source rows clipped and mapped to a group, {@link SparkPrimaTrain}).
+     */
+    static ClassStatistics exact(SparkTable table, RowAggregation.RowMap map, int d, List<String> classes, double rowBound,
+                                 boolean withMoment) {
         if (!table.labelled()) {
             throw new IllegalArgumentException("class statistics need a label column");
         }
-        int d = table.dimension();
         List<String> names = List.copyOf(classes);
         if (names.isEmpty() || new java.util.HashSet<>(names).size() != names.size()) {
             throw new IllegalArgumentException("the class set must be non-empty without repeats, got " + names);
         }
-        Acc total = RowAggregation.aggregate(table, () -> new Acc(names, d, rowBound, withMoment));
+        Acc total = map == null ? RowAggregation.aggregate(table, () -> new Acc(names, d, rowBound, withMoment))
+                : RowAggregation.aggregate(table, map, () -> new Acc(names, d, rowBound, withMoment));
         if (total.unknown > 0) {
             throw new IllegalArgumentException(total.unknown + " row(s) have a label outside the declared classes " + names
                     + " (or none)");

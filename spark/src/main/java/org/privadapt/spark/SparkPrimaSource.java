@@ -44,6 +44,12 @@ public final class SparkPrimaSource {
                     + release.dimension());
         }
         source.requireValid();
+        return noisyMomentsOfChecked(source, release, noiseMultiplier, relation, noise);
+    }
+
+    /** {@link #noisyMoments} of rows already checked ({@link SparkTable#requireValid}) by the caller: one pass fewer. */
+    static SecondMoments noisyMomentsOfChecked(SparkTable source, TargetRelease release, double noiseMultiplier,
+                                               NeighbouringRelation relation, NoiseSource noise) {
         return Prima.sourceMomentsNoise(exact(source, release.config(), release.partition()), release.config(), noiseMultiplier,
                 relation, noise);
     }

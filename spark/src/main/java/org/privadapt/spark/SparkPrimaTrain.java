@@ -55,6 +55,33 @@ public final class SparkPrimaTrain {
     public static SourceModel train(SparkTable source, TargetRelease release, MethodConfig mc, List<String> classes,
                                     PublicFacts declared, PrivacySession session)
             throws BudgetExceededException, BudgetLedger.LedgerException {
+        return train(source, source, release, mc, classes, declared, session);
+    }
+
+    /**
+     * As {@link #train(SparkTable, TargetRelease, MethodConfig, List, PublicFacts, PrivacySession)}, with the same rows
+     * also as the aggregates read them ({@code aggregated}: a features column's raw vectors preprocessed block by block
+     * inside each aggregate, {@link SparkTable#withBlockMap}): the checks, the moments and ncm's and lda's class
+     * statistics (the rows clipped and mapped where they are, {@link RowAggregation.RowMap}) read {@code aggregated};
+     * the gradient learners, which cache the mapped rows, read {@code source}.
+     */
+    public static SourceModel train(SparkTable source, SparkTable aggregated, TargetRelease release, MethodConfig mc,
+                                    List<String> classes, PublicFacts declared, PrivacySession session)
+            throws BudgetExceededException, BudgetLedger.LedgerException {
+        return train(source, aggregated, release, mc, classes, declared, session, -1);
+    }
+
+    /**
+     * As {@link #train(SparkTable, SparkTable, TargetRelease, MethodConfig, List, PublicFacts, PrivacySession)}; with
+     * {@code checkedRows >= 0} the caller has already checked the rows and their labels against {@code classes} in one
+     * pass ({@link SparkTable#checkClasses}) and counted them, so no check pass is made here.
+     */
+    public static SourceModel train(SparkTable source, SparkTable aggregated, TargetRelease release, MethodConfig mc,
+                                    List<String> classes, PublicFacts declared, PrivacySession session, long checkedRows)
+            throws BudgetExceededException, BudgetLedger.LedgerException {
+        if (aggregated.dimension() != source.dimension() || aggregated.labelled() != source.labelled()) {
+            throw new IllegalArgumentException("the aggregated rows are not the source's rows");
+        }
         if (!source.labelled()) {
             throw new IllegalArgumentException("the source's training needs a label column");
         }
@@ -66,10 +93,13 @@ public final class SparkPrimaTrain {
         if (names.isEmpty() || new HashSet<>(names).size() != names.size()) {
             throw new IllegalArgumentException("the class set must be non-empty without repeats, got " + names);
         }
-        long n = source.requireValid().rows(); // the plan's n (used by the gradient learners)
-        long outside = outsideClasses(source, names);
-        if (outside > 0) {
-            throw new IllegalArgumentException(outside + " row(s) have a label outside the declared classes " + names);
+        long n = checkedRows; // the plan's n (used by the gradient learners)
+        if (n < 0) { // the rows and their labels checked in one pass, before anything is charged
+            SparkTable.ClassCheck c = aggregated.checkClasses(names);
+            n = SparkTable.require(c.check()).rows();
+            if (c.outside() > 0) {
+                throw new IllegalArgumentException(c.outside() + " row(s) have a label outside the declared classes " + names);
+            }
         }
         boolean sizePublic = declared.sizePublic() || session.relation() == org.privadapt.privacy.NeighbouringRelation.REPLACE_ONE;
         PrivateLearners.Kind kind = Prima.sourceKind(release, mc, names.size(), sizePublic, session);
@@ -88,26 +118,64 @@ public final class SparkPrimaTrain {
                     + "trains one multi-class network per group");
         }
         Prima.chargeSource(sp, release, session);
-        SecondMoments sm = SparkPrimaSource.noisyMoments(source, release, sp.momentsMultiplier(), session.relation(), session.noise());
+        // the rows were checked above (requireValid): the moments' pass does not check them again
+        SecondMoments sm = SparkPrimaSource.noisyMomentsOfChecked(aggregated, release, sp.momentsMultiplier(), session.relation(),
+                session.noise());
         Prima.SourceAlignment alignment = Prima.sourceAlignment(sm, release);
         PrivateLearners.Plan plan = sp.plan();
         List<List<Network>> models = new ArrayList<>();
         for (int g = 0; g < sp.groups(); g++) {
-            SparkTable mapped = mapped(source, release, alignment.transform(), g);
             SessionRandomness rnd = new SessionRandomness(session.noise());
             Network net;
             if (gradient) {
                 // DP-SGD (Poisson batches sampled on the driver, clipped sums where the mapped rows are) or DP-GD
-                net = SparkDpSgd.train(plan, mapped, names, session.noise());
+                net = SparkDpSgd.train(plan, mapped(source, release, alignment.transform(), g), names, session.noise());
             } else if (kind == PrivateLearners.Kind.NCM) {
-                net = PrivateLearners.ncmNoise(plan, SparkClassStatistics.ncmExact(mapped, names), rnd).nearestClassMean(names);
+                net = PrivateLearners.ncmNoise(plan, SparkClassStatistics.exact(aggregated, rowMap(aggregated, release,
+                        alignment.transform(), g), alignment.transform().groupWidth(g), names, Double.NaN, false), rnd)
+                        .nearestClassMean(names);
             } else {
-                ClassStatistics exact = SparkClassStatistics.ldaExact(mapped, names, PrivateLearners.ldaRowBound(plan));
+                double bound = PrivateLearners.ldaRowBound(plan);
+                if (!(bound > 0) || Double.isInfinite(bound)) {
+                    throw new IllegalArgumentException("row bound must be finite and > 0, got " + bound);
+                }
+                ClassStatistics exact = SparkClassStatistics.exact(aggregated, rowMap(aggregated, release, alignment.transform(), g),
+                        alignment.transform().groupWidth(g), names, bound, true);
                 net = PrivateLearners.ldaNoise(plan, exact, rnd).lda(names, plan.config().param("lda-shrinkage", 0.5), 1.0);
             }
             models.add(List.of(net));
         }
         return Prima.sourceModel(release, sp, alignment, models, names, declared.describe(), session);
+    }
+
+    /** The row map of {@link #mapped}: a source row clipped as {@link Prima#train} clips it and mapped to group g's features. */
+    static RowAggregation.RowMap rowMap(SparkTable source, TargetRelease release, Prima.SourceTransform transform, int g) {
+        double rowBound = release.config().rowBound();
+        int[] blockOf = Prima.blockIndex(release.partition());
+        double[] blockBounds = release.config().blockBounds(release.partition());
+        return new RowAggregation.RowMap() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            public double[] apply(double[] row) {
+                return transform.rowFeatures(Prima.clipRow(row, rowBound, blockOf, blockBounds), g);
+            }
+
+            /** A block's rows clipped one by one, then mapped by the transform's matrix products on the whole block. */
+            @Override
+            public double[][] applyBlock(double[][] rows, int m) {
+                double[][] clipped = new double[m][];
+                for (int i = 0; i < m; i++) {
+                    clipped[i] = Prima.clipRow(rows[i], rowBound, blockOf, blockBounds);
+                }
+                org.privadapt.math.DenseMatrix z = transform.rowsFeatures(org.privadapt.math.DenseMatrix.fromRows(clipped), g);
+                double[][] out = new double[rows.length][];
+                for (int i = 0; i < m; i++) {
+                    out[i] = z.row(i);
+                }
+                return out;
+            }
+        };
     }
 
     /** The source's rows clipped as {@link Prima#train} clips them and mapped to group {@code g}'s features (labels kept). */

@@ -122,6 +122,11 @@ public record SparkTable(Dataset<Row> rows, List<String> featureNames, String la
         return require(check());
     }
 
+    /** {@link #require} for callers outside this package: refuses what {@link #requireValid} refuses, from a check made elsewhere. */
+    public static Check checked(Check c) {
+        return require(c);
+    }
+
     /** Refuses what {@link #requireValid} refuses, from a check made elsewhere (e.g. in the same pass as a statistic). */
     static Check require(Check c) {
         if (c.rows() == 0) {
@@ -136,15 +141,37 @@ public record SparkTable(Dataset<Row> rows, List<String> featureNames, String la
         return c;
     }
 
+    /** {@link #check()} and the number of labelled rows whose label is not among the given classes. */
+    public record ClassCheck(Check check, long outside) {
+    }
+
+    /**
+     * One pass over the rows counting what {@link #requireValid} refuses and the labels outside {@code classes} (a
+     * check before a charge: nothing leaves the party).
+     */
+    public ClassCheck checkClasses(List<String> classes) {
+        boolean lab = labelled();
+        java.util.Set<String> known = new java.util.HashSet<>(classes);
+        Counter c = RowAggregation.aggregate(this, () -> new Counter(lab, known));
+        return new ClassCheck(new Check(c.rows, c.nonFinite, c.missingLabels), c.outside);
+    }
+
     static final class Counter implements RowAggregation.Accumulator<Counter> {
         private static final long serialVersionUID = 1L;
         private final boolean labelled;
+        private final java.util.Set<String> known;
         long rows;
         long nonFinite;
         long missingLabels;
+        long outside;
 
         Counter(boolean labelled) {
+            this(labelled, null);
+        }
+
+        Counter(boolean labelled, java.util.Set<String> known) {
             this.labelled = labelled;
+            this.known = known == null ? null : new java.util.HashSet<>(known);
         }
 
         @Override
@@ -158,6 +185,8 @@ public record SparkTable(Dataset<Row> rows, List<String> featureNames, String la
             }
             if (labelled && label == null) {
                 missingLabels++;
+            } else if (labelled && known != null && !known.contains(label)) {
+                outside++;
             }
         }
 
@@ -170,6 +199,7 @@ public record SparkTable(Dataset<Row> rows, List<String> featureNames, String la
             rows += o.rows;
             nonFinite += o.nonFinite;
             missingLabels += o.missingLabels;
+            outside += o.outside;
         }
     }
 }

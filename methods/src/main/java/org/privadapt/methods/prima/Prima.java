@@ -272,6 +272,11 @@ public final class Prima {
         }
 
         /** Group {@code g}'s features of one clipped row. */
+        /** Group g's features of clipped rows, a block at a time (as {@link #rowFeatures} row by row, by matrix products). */
+        public DenseMatrix rowsFeatures(DenseMatrix clippedRows, int g) {
+            return group(blockFeatures(clippedRows), g, vote);
+        }
+
         public double[] rowFeatures(double[] clippedRow, int g) {
             return group(blockFeatures(new DenseMatrix(1, clippedRow.length, clippedRow.clone())), g, vote).row(0);
         }
