@@ -285,7 +285,7 @@ public final class SparkRowEngine implements RowEngine {
         @Override
         public long[] correct(SourceModel model, String runId) throws DataException {
             requireClasses(model.classNames());
-            return org.privadapt.spark.SparkEvaluation.correct(checked(), model, runId);
+            return org.privadapt.spark.SparkEvaluation.correct(checkedAggregated(), model, runId);
         }
 
         @Override
@@ -304,7 +304,7 @@ public final class SparkRowEngine implements RowEngine {
         @Override
         public long[] correct(org.privadapt.models.nn.Network model) throws DataException {
             requireClasses(model.classNames());
-            return org.privadapt.spark.SparkEvaluation.correct(checked(), model);
+            return org.privadapt.spark.SparkEvaluation.correct(checkedAggregated(), model);
         }
 
         @Override
@@ -331,7 +331,7 @@ public final class SparkRowEngine implements RowEngine {
         @Override
         public long[] correct(org.privadapt.models.LogisticRegression model, org.privadapt.math.DenseMatrix map) throws DataException {
             requireClasses(model.classNames());
-            return org.privadapt.spark.SparkEvaluation.correct(checked(), model, map);
+            return org.privadapt.spark.SparkEvaluation.correct(checkedAggregated(), model, map);
         }
 
         /** A label outside the given classes is bad input: refused before anything is charged, naming the data. */

@@ -1,11 +1,8 @@
 package org.privadapt.spark;
 
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import org.apache.spark.sql.Row;
 import org.privadapt.math.DenseMatrix;
 import org.privadapt.methods.artifacts.Artifact;
 import org.privadapt.methods.artifacts.ArtifactException;
@@ -15,7 +12,7 @@ import org.privadapt.methods.prima.SourceModel;
  * The target's evaluation of a received PRIMA/PRISA model on its labelled rows where they are: each partition
  * rebuilds the model from its artifact's bytes (the artifact the source shipped), predicts its rows in blocks
  * ({@link SourceModel#predict}, row-local: the release's standardisation and maps) and counts the rows predicted
- * their own label; the driver adds the counts. Not a release: the accuracy stays with the target, as in process.
+ * their own label (one aggregate: a features column read block by block as the releases read it); the driver adds the counts. Not a release: the accuracy stays with the target, as in process.
  */
 public final class SparkEvaluation {
     private SparkEvaluation() {
@@ -91,46 +88,64 @@ public final class SparkEvaluation {
     }
 
     private static long[] count(SparkTable target, List<String> names, Predictors predictors) {
-        int d = target.dimension();
-        Map<String, Integer> index = new HashMap<>();
-        for (int c = 0; c < names.size(); c++) {
-            index.put(names.get(c), c);
+        List<String> classes = List.copyOf(names);
+        CountAcc total = RowAggregation.aggregate(target, () -> new CountAcc(classes, predictors));
+        if (total.outside > 0) {
+            throw new IllegalArgumentException(total.outside + " target row(s) have a label outside the model's classes " + names);
         }
-        int block = Math.min(BLOCK, RowAggregation.blockRows(d)); // wide rows: fewer per block
-        List<long[]> parts = target.rows().javaRDD().mapPartitions((Iterator<Row> it) -> {
-            java.util.function.Function<DenseMatrix, int[]> m = predictors.make();
-            long[] counts = new long[3]; // correct, rows, labels outside the model's classes
-            List<double[]> rows = new ArrayList<>(block);
-            List<Integer> truth = new ArrayList<>(block);
-            while (it.hasNext()) {
-                Row r = it.next();
-                rows.add(SparkTable.features(r, d));
-                Integer c = SparkTable.label(r) == null ? null : index.get(SparkTable.label(r));
-                truth.add(c == null ? -1 : c);
-                if (rows.size() == block || !it.hasNext()) {
-                    int[] pred = m.apply(DenseMatrix.fromRows(rows.toArray(new double[0][])));
-                    for (int i = 0; i < pred.length; i++) {
-                        counts[0] += pred[i] == truth.get(i) ? 1 : 0;
-                        counts[2] += truth.get(i) < 0 ? 1 : 0;
-                    }
-                    counts[1] += pred.length;
-                    rows.clear();
-                    truth.clear();
+        return new long[] {total.correct, total.rows};
+    }
+
+    /**
+     * Per partition: the rows predicted a block at a time (as the table's aggregates read them: a features column's
+     * vectors preprocessed block by block) and counted against their labels; the model built once per partition.
+     */
+    static final class CountAcc implements RowAggregation.Accumulator<CountAcc> {
+        private static final long serialVersionUID = 1L;
+        private final List<String> names;
+        private final Predictors predictors;
+        private transient java.util.function.Function<DenseMatrix, int[]> model;
+        private transient Map<String, Integer> index;
+        long correct;
+        long rows;
+        long outside;
+
+        CountAcc(List<String> names, Predictors predictors) {
+            this.names = names;
+            this.predictors = predictors;
+        }
+
+        @Override
+        public void add(double[] features, String label) {
+            addBlock(new double[][] {features}, new String[] {label}, 1);
+        }
+
+        @Override
+        public void addBlock(double[][] block, String[] labels, int m) {
+            if (model == null) {
+                model = predictors.make();
+                index = new HashMap<>();
+                for (int c = 0; c < names.size(); c++) {
+                    index.put(names.get(c), c);
                 }
             }
-            List<long[]> one = new ArrayList<>(1);
-            one.add(counts);
-            return one.iterator();
-        }).collect();
-        long[] total = new long[3];
-        for (long[] p : parts) {
-            for (int k = 0; k < 3; k++) {
-                total[k] += p[k];
+            int[] pred = model.apply(DenseMatrix.fromRows(java.util.Arrays.copyOf(block, m)));
+            for (int i = 0; i < m; i++) {
+                Integer c = labels == null || labels[i] == null ? null : index.get(labels[i]);
+                if (c == null) {
+                    outside++;
+                } else if (pred[i] == c) {
+                    correct++;
+                }
             }
+            rows += m;
         }
-        if (total[2] > 0) {
-            throw new IllegalArgumentException(total[2] + " target row(s) have a label outside the model's classes " + names);
+
+        @Override
+        public void merge(CountAcc other) {
+            correct += other.correct;
+            rows += other.rows;
+            outside += other.outside;
         }
-        return new long[] {total[0], total[1]};
     }
 }
