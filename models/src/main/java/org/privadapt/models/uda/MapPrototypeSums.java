@@ -139,18 +139,7 @@ public final class MapPrototypeSums {
         @Override
         public void add(DenseMatrix block, double[] into) {
             DenseMatrix cos = unitCentred(block, mean).multiply(new DenseMatrix(d, k, directions));
-            double ss = 0;
-            for (int i = 0; i < cos.rows(); i++) {
-                double m = 0;
-                for (int c = 0; c < k; c++) {
-                    m += cos.get(i, c) / k;
-                }
-                for (int c = 0; c < k; c++) {
-                    double v = cos.get(i, c) - m;
-                    ss += v * v;
-                }
-            }
-            into[0] += ss;
+            into[0] += ReceivedPosteriors.rowCentredSumOfSquares(cos); // as inverseTemperature sums it
             into[1] += cos.rows();
         }
     }

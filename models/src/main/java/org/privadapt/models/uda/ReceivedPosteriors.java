@@ -87,8 +87,16 @@ public final class ReceivedPosteriors {
     public static double inverseTemperature(DenseMatrix scores, double logitSd) {
         int n = scores.rows();
         int k = scores.cols();
+        double ss = rowCentredSumOfSquares(scores);
+        double sd = n * k > 0 ? Math.sqrt(ss / ((double) n * k)) : 0;
+        return sd > 0 ? logitSd / sd : 0.0;
+    }
+
+    /** The sum over rows and classes of the scores' squares after removing each row's mean over the classes. */
+    static double rowCentredSumOfSquares(DenseMatrix scores) {
+        int k = scores.cols();
         double ss = 0;
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < scores.rows(); i++) {
             double m = 0;
             for (int c = 0; c < k; c++) {
                 m += scores.get(i, c) / k;
@@ -98,8 +106,7 @@ public final class ReceivedPosteriors {
                 ss += v * v;
             }
         }
-        double sd = n * k > 0 ? Math.sqrt(ss / ((double) n * k)) : 0;
-        return sd > 0 ? logitSd / sd : 0.0;
+        return ss;
     }
 
     /**
