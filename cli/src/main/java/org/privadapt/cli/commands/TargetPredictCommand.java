@@ -176,14 +176,19 @@ public final class TargetPredictCommand implements Callable<Integer> {
             if (refineLine != null) {
                 w.println("refine:      " + refineLine);
             }
-            if (!model.privacy().path("private").asBoolean()) {
-                w.println("warning:     the model was trained with seeded noise: NOT differentially private");
-            }
-            if (verify.verified() != null) {
-                w.println("model:       " + verify.verified());
-            }
+            modelNotes(w, model);
         }
         return ExitCodes.OK;
+    }
+
+    /** The text output's last lines: seeded noise (NOT private) and the verified signer, when either applies. */
+    private void modelNotes(PrintWriter w, SourceModel model) {
+        if (!model.privacy().path("private").asBoolean()) {
+            w.println("warning:     the model was trained with seeded noise: NOT differentially private");
+        }
+        if (verify.verified() != null) {
+            w.println("model:       " + verify.verified());
+        }
     }
 
     /**
@@ -311,12 +316,7 @@ public final class TargetPredictCommand implements Callable<Integer> {
             if (chance != null) {
                 w.println("warning:     " + chance);
             }
-            if (!model.privacy().path("private").asBoolean()) {
-                w.println("warning:     the model was trained with seeded noise: NOT differentially private");
-            }
-            if (verify.verified() != null) {
-                w.println("model:       " + verify.verified());
-            }
+            modelNotes(w, model);
         }
         return ExitCodes.OK;
     }
