@@ -177,6 +177,42 @@ public final class SparkDpEm {
                 }
                 r = model.responsibilities(new DenseMatrix(1, d, z.clone())).data();
             }
+            addClipped(z, r);
+        }
+
+        /**
+         * A block of rows: clipped, their responsibilities under the mixture in one call on the block (the in-process
+         * EM's own computation on a matrix, instead of one 1 x d matrix per row), then folded in row by row, in order.
+         */
+        @Override
+        public void addBlock(double[][] rows, String[] labels, int count) {
+            if (mixture == null || count == 0) {
+                for (int i = 0; i < count; i++) {
+                    add(rows[i], null);
+                }
+                return;
+            }
+            if (model == null) {
+                model = mixture.mixture();
+            }
+            double[][] z = new double[count][];
+            double[] flat = new double[count * d];
+            for (int i = 0; i < count; i++) {
+                z[i] = DpGaussianMixtureEm.clipRow(rows[i], clipNorm);
+                System.arraycopy(z[i], 0, flat, i * d, d);
+            }
+            DenseMatrix resp = model.responsibilities(DenseMatrix.fromRowMajor(count, d, flat));
+            double[] r = new double[k];
+            for (int i = 0; i < count; i++) {
+                for (int c = 0; c < k; c++) {
+                    r[c] = resp.get(i, c);
+                }
+                addClipped(z[i], r);
+            }
+        }
+
+        /** One clipped row with its responsibilities r. */
+        private void addClipped(double[] z, double[] r) {
             double[] y = new double[d];
             for (int c = 0; c < k; c++) {
                 double rc = r[c];

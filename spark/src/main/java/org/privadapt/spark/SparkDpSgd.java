@@ -15,6 +15,10 @@ import org.privadapt.math.DenseMatrix;
 import org.privadapt.methods.core.PrivateLearners;
 import org.privadapt.methods.core.PrivateTraining;
 import org.privadapt.models.dp.DpSgdTrainer;
+import org.privadapt.models.dp.NoiseAndSampling;
+import org.privadapt.models.dp.PoissonBatches;
+import org.privadapt.models.dp.SeparateSampling;
+import org.privadapt.models.dp.SessionRandomness;
 import org.privadapt.models.nn.Gradients;
 import org.privadapt.models.nn.Network;
 import org.privadapt.privacy.noise.NoiseSource;
@@ -50,6 +54,11 @@ public final class SparkDpSgd {
     record Block(int rows, int d, double[] rowMajor, int[] codes) implements Serializable {
     }
 
+    /** A block's code for a label outside the classes. */
+    static final int OUTSIDE = -1;
+    /** A block's code for a missing label. */
+    static final int MISSING = -2;
+
     /** The table cached on the executors as blocks, with each partition's offset in the table's order. */
     public record Cached(JavaRDD<Block> blocks, long[] offsets, long rows, int dimension) implements AutoCloseable {
         @Override
@@ -60,8 +69,9 @@ public final class SparkDpSgd {
 
     /**
      * Caches the table's rows on the executors ({@code level}, e.g. MEMORY_AND_DISK) as one block per partition, labels
-     * coded by their position in the public {@code classes}; one job counts the blocks' rows (their offsets). A label
-     * outside the classes is refused.
+     * coded by their position in the public {@code classes}; one job counts the blocks' rows (their offsets) and checks
+     * them: what {@link SparkTable#requireValid} refuses (no rows, a missing or non-finite feature, a missing label) and
+     * a label outside the classes are refused in that pass, so a caller needs no separate check pass.
      */
     public static Cached cache(SparkTable table, List<String> classes, StorageLevel level) {
         if (!table.labelled()) {
@@ -79,8 +89,9 @@ public final class SparkDpSgd {
             while (it.hasNext()) {
                 Row r = it.next();
                 xs.add(SparkTable.features(r, d));
-                Integer c = SparkTable.label(r) == null ? null : index.get(SparkTable.label(r));
-                ys.add(c == null ? -1 : c);
+                String label = SparkTable.label(r);
+                Integer c = label == null ? null : index.get(label);
+                ys.add(label == null ? MISSING : c == null ? OUTSIDE : c);
             }
             double[] flat = new double[xs.size() * d];
             int[] codes = new int[xs.size()];
@@ -95,25 +106,47 @@ public final class SparkDpSgd {
         List<Tuple2<Integer, long[]>> sizes = new ArrayList<>(blocks.mapPartitionsWithIndex((Integer p, Iterator<Block> it) -> {
             long n = 0;
             long unknown = 0;
+            long missing = 0;
+            long nonFinite = 0;
             while (it.hasNext()) {
                 Block b = it.next();
                 n += b.rows();
                 for (int c : b.codes()) {
-                    unknown += c < 0 ? 1 : 0;
+                    unknown += c == OUTSIDE ? 1 : 0;
+                    missing += c == MISSING ? 1 : 0;
+                }
+                double[] x = b.rowMajor();
+                for (int i = 0; i < b.rows(); i++) {
+                    for (int j = i * b.d(), end = j + b.d(); j < end; j++) {
+                        if (!Double.isFinite(x[j])) {
+                            nonFinite++;
+                            break;
+                        }
+                    }
                 }
             }
             List<Tuple2<Integer, long[]>> one = new ArrayList<>(1);
-            one.add(new Tuple2<>(p, new long[] {n, unknown}));
+            one.add(new Tuple2<>(p, new long[] {n, unknown, missing, nonFinite}));
             return one.iterator();
         }, false).collect());
         sizes.sort(Comparator.comparing(Tuple2::_1));
         long[] offsets = new long[sizes.size()];
         long total = 0;
         long unknown = 0;
+        long missing = 0;
+        long nonFinite = 0;
         for (int p = 0; p < sizes.size(); p++) {
             offsets[p] = total;
             total += sizes.get(p)._2()[0];
             unknown += sizes.get(p)._2()[1];
+            missing += sizes.get(p)._2()[2];
+            nonFinite += sizes.get(p)._2()[3];
+        }
+        try {
+            SparkTable.require(new SparkTable.Check(total, nonFinite, missing)); // what requireValid refuses, in this pass
+        } catch (IllegalArgumentException e) {
+            blocks.unpersist(false);
+            throw e;
         }
         if (unknown > 0) {
             blocks.unpersist(false);
@@ -127,19 +160,53 @@ public final class SparkDpSgd {
         if (p.gradient() == null || (p.kind() != PrivateLearners.Kind.DP_SGD && p.kind() != PrivateLearners.Kind.DP_GD)) {
             throw new IllegalArgumentException("not a DP-SGD or DP-GD plan: " + p.kind().label());
         }
-        long rows = table.requireValid().rows();
         double q = p.gradient().config().samplingRate();
         long n = Math.round(p.gradient().config().normaliser() / q);
-        if (rows != n) {
-            throw new IllegalArgumentException("the plan is for " + n + " rows (public), the table has " + rows);
-        }
-        try (Cached cached = cache(table, classes, StorageLevel.MEMORY_AND_DISK())) {
+        try (Cached cached = cache(table, classes, StorageLevel.MEMORY_AND_DISK())) { // the rows checked in the caching pass
             if (cached.rows() != n) {
-                throw new IllegalStateException("the table has " + cached.rows() + " rows now, " + n + " before");
+                throw new IllegalArgumentException("the plan is for " + n + " rows (public), the table has " + cached.rows());
             }
             return PrivateTraining.train(p.gradient(), (int) n, batchSums(cached, p.gradient().config().clipNorm(),
-                    p.gradient().config().maxPhysicalBatch()), table.dimension(), classes, noise);
+                    p.gradient().config().maxPhysicalBatch(), q), table.dimension(), classes, randomness(noise));
         }
+    }
+
+    /**
+     * The randomness of DP-SGD on Spark: with secure noise, the batches on a stream of their own
+     * ({@link SeparateSampling}), so that a window of steps' batches can be drawn ahead and its rows fetched in one job
+     * ({@link GatheredBatches}); with seeded noise, the in-process trainer's one stream ({@link SessionRandomness}), so
+     * that a seeded run on Spark equals the same seeded run in process (one job per step: the cost of reproducibility).
+     */
+    public static NoiseAndSampling randomness(NoiseSource noise) {
+        return noise.isPrivate() ? SeparateSampling.of(noise) : new SessionRandomness(noise);
+    }
+
+    /**
+     * {@link #batchSums(Cached, double, int)} for DP-SGD at rate q, drawing ahead where the randomness allows it: the
+     * steps of a window ({@link GatheredBatches#window}) are summed on the driver on the window's fetched rows
+     * ({@link DpSgdTrainer#clippedSum}, the in-process code on the same rows in the same order), the others on the
+     * executors.
+     */
+    public static DpSgdTrainer.BatchSums batchSums(Cached cached, double clip, int physicalBatch, double q) {
+        return batchSums(cached, clip, physicalBatch, GatheredBatches.of(cached, q));
+    }
+
+    /** The windowed sums with a given window (the tests' hook: a window of a few steps on small tables). */
+    static DpSgdTrainer.BatchSums batchSums(Cached cached, double clip, int physicalBatch, GatheredBatches gathered) {
+        DpSgdTrainer.BatchSums onExecutors = batchSums(cached, clip, physicalBatch);
+        return new DpSgdTrainer.BatchSums() {
+            @Override
+            public DpSgdTrainer.ClippedSum sum(Network net, int[] batch, long step) {
+                GatheredBatches.Local local = gathered.local(batch, step);
+                return local == null ? onExecutors.sum(net, batch, step)
+                        : DpSgdTrainer.clippedSum(net, local.x(), local.codes(), local.batch(), clip, physicalBatch, step);
+            }
+
+            @Override
+            public PoissonBatches.Lookahead lookahead() {
+                return gathered.window() > 1 ? gathered : null;
+            }
+        };
     }
 
     /**

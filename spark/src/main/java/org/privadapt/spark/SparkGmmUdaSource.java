@@ -46,21 +46,19 @@ public final class SparkGmmUdaSource {
         List<String> names = List.copyOf(classes);
         EncoderClassifier init = SourceRelease.init(table.dimension(), names.size(), c);
         SparkStackDpSgd.requireFits(init, table, names);
-        long rows = table.requireValid().rows();
-        if (rows > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("at most " + Integer.MAX_VALUE + " rows, got " + rows);
-        }
-        int n = (int) rows;
         SourceRelease.Plan plan;
         SessionRandomness rnd;
         EncoderClassifier model;
+        int n;
+        // the caching pass checks the rows (what requireValid refuses, labels outside the classes) before the charge
         try (SparkDpSgd.Cached cached = SparkDpSgd.cache(table, names, StorageLevel.MEMORY_AND_DISK())) {
-            if (cached.rows() != n) {
-                throw new IllegalStateException("the table has " + cached.rows() + " rows now, " + n + " before");
+            if (cached.rows() > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("at most " + Integer.MAX_VALUE + " rows, got " + cached.rows());
             }
+            n = (int) cached.rows();
             plan = SourceRelease.charge(n, c, s);
             rnd = new SessionRandomness(s.noise());
-            StackDpSgdTrainer.Result r = SparkStackDpSgd.train(init, cached, plan.sgd(), rnd);
+            StackDpSgdTrainer.Result r = SparkStackDpSgd.train(init, cached, plan.sgd(), SparkDpSgd.randomness(s.noise()));
             model = r.model();
         }
         SparkTable z = SparkStackDpSgd.features(table, model);

@@ -55,11 +55,7 @@ public final class SparkStackDpSgd {
     public static StackDpSgdTrainer.Result train(EncoderClassifier init, SparkTable table, List<String> classes, StackDpSgdTrainer.Config c,
                                                  NoiseAndSampling rnd) {
         requireFits(init, table, classes);
-        long rows = table.requireValid().rows();
-        try (SparkDpSgd.Cached cached = SparkDpSgd.cache(table, classes, StorageLevel.MEMORY_AND_DISK())) {
-            if (cached.rows() != rows) {
-                throw new IllegalStateException("the table has " + cached.rows() + " rows now, " + rows + " before");
-            }
+        try (SparkDpSgd.Cached cached = SparkDpSgd.cache(table, classes, StorageLevel.MEMORY_AND_DISK())) { // checked in that pass
             return train(init, cached, c, rnd);
         }
     }
@@ -100,7 +96,36 @@ public final class SparkStackDpSgd {
         if (cached.rows() > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("at most " + Integer.MAX_VALUE + " rows, got " + cached.rows());
         }
-        return StackDpSgdTrainer.train(init, (int) cached.rows(), batchSums(cached, c.clipNorm(), c.maxPhysicalBatch()), c, rnd);
+        double q = StackDpSgdTrainer.samplingRate(c, (int) cached.rows());
+        return StackDpSgdTrainer.train(init, (int) cached.rows(), batchSums(cached, c.clipNorm(), c.maxPhysicalBatch(), q), c, rnd);
+    }
+
+    /**
+     * {@link #batchSums(SparkDpSgd.Cached, double, int)} at rate q, drawing ahead where the randomness allows it (as
+     * {@link SparkDpSgd#batchSums(SparkDpSgd.Cached, double, int, double)}): a window's steps are summed on the driver on
+     * its fetched rows ({@link StackDpSgdTrainer#clippedSum}, the in-process code), the others on the executors.
+     */
+    public static StackDpSgdTrainer.BatchSums batchSums(SparkDpSgd.Cached cached, double clip, int physicalBatch, double q) {
+        return batchSums(cached, clip, physicalBatch, GatheredBatches.of(cached, q));
+    }
+
+    /** The windowed sums with a given window (the tests' hook). */
+    static StackDpSgdTrainer.BatchSums batchSums(SparkDpSgd.Cached cached, double clip, int physicalBatch, GatheredBatches gathered) {
+        StackDpSgdTrainer.BatchSums onExecutors = batchSums(cached, clip, physicalBatch);
+        return new StackDpSgdTrainer.BatchSums() {
+            @Override
+            public StackDpSgdTrainer.ClippedSum sum(EncoderClassifier model, int[] batch, long step) {
+                GatheredBatches.Local local = gathered.local(batch, step);
+                return local == null ? onExecutors.sum(model, batch, step)
+                        : StackDpSgdTrainer.clippedSum(model, local.x(), Targets.classes(local.codes()), local.batch(), clip,
+                        physicalBatch, step);
+            }
+
+            @Override
+            public org.privadapt.models.dp.PoissonBatches.Lookahead lookahead() {
+                return gathered.window() > 1 ? gathered : null;
+            }
+        };
     }
 
     /**

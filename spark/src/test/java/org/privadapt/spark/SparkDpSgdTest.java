@@ -88,6 +88,53 @@ class SparkDpSgdTest {
         assertRelativelyClose(a.weights(0).data(), b.weights(0).data(), REL, "dp-gd weights");
     }
 
+    /**
+     * The windowed path (issue 45 item 2): with the batches on a stream of their own, the steps summed on the driver on
+     * the rows each window fetched in one job give the in-process network under the same randomness, bit for bit, for
+     * windows of 1 (every step a job on the executors), 3 and 7 steps on 1 and 3 partitions; one fetch per window.
+     */
+    @Test
+    void windowsOfStepsFetchedInOneJobGiveTheInProcessNetwork() {
+        for (String classifier : new String[] {"lr", "dnn"}) {
+            PrivateLearners.Plan p = plan(classifier, data.rows().length, "dp-sgd");
+            org.privadapt.models.dp.DpSgdConfig cfg = p.gradient().config();
+            Network local = org.privadapt.models.dp.DpSgdTrainer.train(PrivateTraining.initial(p.gradient(), data.dimension(), CLASSES),
+                    data.matrix(), data.codes(CLASSES), cfg, org.privadapt.models.dp.SeparateSampling.of(NoiseSource.seeded(6))).model();
+            for (int partitions : new int[] {1, 3}) {
+                for (int window : new int[] {1, 3, 7}) {
+                    try (SparkDpSgd.Cached c = SparkDpSgd.cache(ordered(data, partitions), CLASSES, StorageLevel.MEMORY_ONLY())) {
+                        GatheredBatches g = GatheredBatches.withWindow(c, window);
+                        Network distributed = PrivateTraining.train(p.gradient(), data.rows().length,
+                                SparkDpSgd.batchSums(c, cfg.clipNorm(), cfg.maxPhysicalBatch(), g), data.dimension(), CLASSES,
+                                org.privadapt.models.dp.SeparateSampling.of(NoiseSource.seeded(6)));
+                        String what = classifier + ", " + partitions + " partition(s), window " + window;
+                        for (int l = 0; l < local.layers(); l++) {
+                            if (window == 1) { // the executors' sums, merged compensated: equal within rounding
+                                assertRelativelyClose(distributed.weights(l).data(), local.weights(l).data(), REL, what);
+                            } else {
+                                assertThat(distributed.weights(l).data()).as(what + " layer " + l).isEqualTo(local.weights(l).data());
+                                assertThat(distributed.bias(l)).as(what).isEqualTo(local.bias(l));
+                            }
+                        }
+                        long steps = cfg.steps();
+                        assertThat(g.fetches()).as(what).isEqualTo(window == 1 ? 0 : (int) ((steps + window - 1) / window));
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void theWindowIsSetByPublicSizesAndBoundsTheDriversMemory() {
+        assertThat(GatheredBatches.window(256.0 / 1e6, 1_000_000, 100)).isEqualTo(163); // 2^22 / 25,600
+        assertThat(GatheredBatches.window(1e-6, 1_000_000, 10)).isEqualTo(GatheredBatches.MAX_WINDOW);
+        assertThat(GatheredBatches.window(0.0327, 1_000_000, 100)).isEqualTo(1); // 32,700-row batches: a job per step
+        assertThat(GatheredBatches.window(1.0, 240, 6)).isGreaterThan(1);
+        // secure noise: the batches on their own stream; seeded: the in-process stream (a seeded run equals in process)
+        assertThat(SparkDpSgd.randomness(NoiseSource.secure()).samplingSeparate()).isTrue();
+        assertThat(SparkDpSgd.randomness(NoiseSource.seeded(1)).samplingSeparate()).isFalse();
+    }
+
     static int[] sample(int n, int every) {
         return java.util.stream.IntStream.range(0, n).filter(i -> i % every == 1).toArray();
     }

@@ -101,6 +101,29 @@ class SparkStackDpSgdTest {
         }
     }
 
+    /** The windowed path: a window's rows fetched in one job, its steps summed on the driver, the in-process model. */
+    @Test
+    void windowsOfStepsFetchedInOneJobGiveTheInProcessNetwork() {
+        StackDpSgdTrainer.Config c = config();
+        Targets y = Targets.classes(data.codes(CLASSES));
+        EncoderClassifier init = network(false);
+        StackDpSgdTrainer.Result local = StackDpSgdTrainer.train(init, data.matrix(), y, c,
+                org.privadapt.models.dp.SeparateSampling.of(NoiseSource.seeded(6)));
+        for (int partitions : new int[] {1, 3}) {
+            StackDpSgdTrainer.Result distributed = SparkStackDpSgd.train(init, data.ordered(spark, partitions), CLASSES, c,
+                    org.privadapt.models.dp.SeparateSampling.of(NoiseSource.seeded(6)));
+            String what = "separate sampling, " + partitions + " partition(s)";
+            List<DenseLayer> a = distributed.model().layers();
+            List<DenseLayer> b = local.model().layers();
+            for (int l = 0; l < b.size(); l++) {
+                assertThat(a.get(l).weights().data()).as(what + " layer " + l).isEqualTo(b.get(l).weights().data());
+                assertThat(a.get(l).bias()).as(what + " layer " + l).isEqualTo(b.get(l).bias());
+            }
+            assertThat(distributed.meanBatchLoss()).isEqualTo(local.meanBatchLoss());
+            assertThat(distributed.examplesUsed()).isEqualTo(local.examplesUsed());
+        }
+    }
+
     static int[] sample(int n, int every) {
         return java.util.stream.IntStream.range(0, n).filter(i -> i % every == 1).toArray();
     }
@@ -179,5 +202,8 @@ class SparkStackDpSgdTest {
         nan[2] = Double.NaN;
         assertThatThrownBy(() -> SparkStackDpSgd.train(network(false), data.plus(nan, "a").ordered(spark, 2), CLASSES, c, rnd))
                 .hasMessageContaining("non-finite");
+        // the caching pass is the check: a missing label is refused there, and the rows stay uncached
+        assertThatThrownBy(() -> SparkStackDpSgd.train(network(false), data.plus(new double[6], null).ordered(spark, 2), CLASSES, c, rnd))
+                .hasMessageContaining("1 row(s) have no label");
     }
 }

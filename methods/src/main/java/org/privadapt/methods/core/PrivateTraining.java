@@ -136,6 +136,12 @@ public final class PrivateTraining {
      * is this with the in-process sums.
      */
     public static Network train(Plan p, int n, DpSgdTrainer.BatchSums sums, int d, List<String> classes, NoiseSource noise) {
-        return DpSgdTrainer.train(initial(p, d, classes), n, sums, p.config(), new SessionRandomness(noise)).model();
+        return train(p, n, sums, d, classes, new SessionRandomness(noise));
+    }
+
+    /** {@link #train(Plan, int, DpSgdTrainer.BatchSums, int, List, NoiseSource)} with the given randomness. */
+    public static Network train(Plan p, int n, DpSgdTrainer.BatchSums sums, int d, List<String> classes,
+                                org.privadapt.models.dp.NoiseAndSampling rnd) {
+        return DpSgdTrainer.train(initial(p, d, classes), n, sums, p.config(), rnd).model();
     }
 }

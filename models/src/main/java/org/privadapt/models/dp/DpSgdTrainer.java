@@ -128,6 +128,11 @@ public final class DpSgdTrainer {
     @FunctionalInterface
     public interface BatchSums {
         ClippedSum sum(Network net, int[] batch, long step);
+
+        /** Where the sums want a window of steps' batches ahead ({@link PoissonBatches}); null by default. */
+        default PoissonBatches.Lookahead lookahead() {
+            return null;
+        }
     }
 
     /**
@@ -153,23 +158,16 @@ public final class DpSgdTrainer {
         LearningRateSchedule lr = LearningRateSchedule.parse(c.schedule(), c.learningRate());
         long used = 0;
         List<Double> losses = new ArrayList<>();
-        int[] batch = new int[Math.max(16, (int) Math.min(n, 2L * Math.ceil(c.samplingRate() * n) + 16))];
+        PoissonBatches batches = new PoissonBatches(rnd, n, c.samplingRate(), c.steps(), sums.lookahead());
         double sigma = c.noiseMultiplier() * c.clipNorm();
         int[] lengths = Gradients.lengthsLike(net);
         GaussianVectorSampler.Ahead next = noiseAhead && sigma > 0 && c.steps() > 0 ? rnd.gaussianAhead(lengths, sigma) : null;
         for (long step = 0; step < c.steps(); step++) {
             GaussianVectorSampler.Ahead noise = next;
-            int size = 0;
-            for (int i = 0; i < n; i++) {
-                if (rnd.bernoulli(c.samplingRate())) {
-                    if (size == batch.length) {
-                        batch = java.util.Arrays.copyOf(batch, batch.length * 2);
-                    }
-                    batch[size++] = i;
-                }
-            }
+            int[] batch = batches.next(step);
+            int size = batch.length;
             used += size;
-            ClippedSum cs = sums.sum(net, java.util.Arrays.copyOf(batch, size), step);
+            ClippedSum cs = sums.sum(net, batch, step);
             Gradients sum = cs.sum();
             double lossSum = cs.lossSum();
             if (noise != null) {

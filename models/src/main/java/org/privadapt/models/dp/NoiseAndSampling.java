@@ -12,6 +12,34 @@ public interface NoiseAndSampling {
     /** True with probability p, independently of every other draw. */
     boolean bernoulli(double p);
 
+    /**
+     * A Poisson batch of the records {@code 0 .. n-1}, each joining independently with probability q, increasing. By
+     * default one {@link #bernoulli} draw per record in record order (the draws every trainer made before this method
+     * existed, so seeded runs keep their batches).
+     */
+    default int[] poissonBatch(int n, double q) {
+        int[] idx = new int[16];
+        int size = 0;
+        for (int i = 0; i < n; i++) {
+            if (bernoulli(q)) {
+                if (size == idx.length) {
+                    idx = java.util.Arrays.copyOf(idx, idx.length * 2);
+                }
+                idx[size++] = i;
+            }
+        }
+        return java.util.Arrays.copyOf(idx, size);
+    }
+
+    /**
+     * True when the batches come from a stream of their own, independent of the noise's, so that a trainer may draw
+     * several steps' batches ahead without changing any draw ({@link PoissonBatches}); false by default (one stream,
+     * batches and noise interleaved step by step).
+     */
+    default boolean samplingSeparate() {
+        return false;
+    }
+
     /** Adds independent N(0, sigma^2) noise to every element of v, in place. */
     void addGaussian(double[] v, double sigma);
 

@@ -189,6 +189,11 @@ public final class StackDpSgdTrainer {
     @FunctionalInterface
     public interface BatchSums {
         ClippedSum sum(EncoderClassifier model, int[] batch, long step);
+
+        /** Where the sums want a window of steps' batches ahead ({@link PoissonBatches}); null by default. */
+        default PoissonBatches.Lookahead lookahead() {
+            return null;
+        }
     }
 
     /**
@@ -227,8 +232,9 @@ public final class StackDpSgdTrainer {
         double noiseStd = c.noiseMultiplier() * c.clipNorm();
         long used = 0;
         List<Double> losses = new ArrayList<>();
+        PoissonBatches batches = new PoissonBatches(rnd, n, q, c.iterations(), sums.lookahead());
         for (long step = 0; step < c.iterations(); step++) {
-            int[] batch = poisson(n, q, rnd);
+            int[] batch = batches.next(step);
             ClippedSum s = sums.sum(model, batch, step);
             used += batch.length;
             double[][] g = s.sum();
@@ -357,19 +363,9 @@ public final class StackDpSgdTrainer {
         return gradientSum(model, x, y, batch, c.clipNorm(), c.maxPhysicalBatch(), step);
     }
 
-    /** Every row independently with probability q, in row order (one Bernoulli draw per row). */
+    /** Every row independently with probability q, increasing ({@link NoiseAndSampling#poissonBatch}). */
     static int[] poisson(int n, double q, NoiseAndSampling rnd) {
-        int[] idx = new int[16];
-        int size = 0;
-        for (int i = 0; i < n; i++) {
-            if (rnd.bernoulli(q)) {
-                if (size == idx.length) {
-                    idx = Arrays.copyOf(idx, idx.length * 2);
-                }
-                idx[size++] = i;
-            }
-        }
-        return Arrays.copyOf(idx, size);
+        return rnd.poissonBatch(n, q);
     }
 
     /** A batch's summed (clipped) gradient, its summed loss and its size. */

@@ -92,6 +92,14 @@ public final class NoiseSource {
         return bits.name() + "; " + SAMPLERS;
     }
 
+    /**
+     * Poisson sampling of records {@code 0 .. n-1} at rate exactly {@code q}, from about one byte of this source's bits
+     * per record ({@link PoissonSampling}): the joining records, increasing.
+     */
+    public int[] poissonSample(int n, double q) {
+        return PoissonSampling.sample(bits, n, q);
+    }
+
     /** An independent source (over {@link RandomBits#split()}) for another thread. */
     public NoiseSource split() {
         return new NoiseSource(bits.split());

@@ -1,0 +1,69 @@
+package org.privadapt.models.dp;
+
+import org.privadapt.privacy.noise.GaussianVectorSampler;
+import org.privadapt.privacy.noise.NoiseSource;
+
+/**
+ * DP-SGD's randomness with the Poisson batches drawn from a stream of their own: the gradient noise from the party's
+ * source, the batches from {@link NoiseSource#split()} of it (secure: an independent AES-CTR key from the DRBG; seeded:
+ * a stream derived from the seed), each batch by {@link NoiseSource#poissonSample} (exact rate q, about one byte per
+ * record). The mechanism is the same as with one stream (independent Bernoulli(q) membership, independent Gaussian
+ * noise); only the order in which bits are read differs, so a run under this randomness is a different seeded run
+ * from one under {@link SessionRandomness}, not a different mechanism. Its point: batches independent of the noise
+ * stream can be drawn a window of steps ahead ({@link PoissonBatches}), which lets the Spark trainer fetch a window's
+ * rows in one job (docs/privacy/dp-sgd-on-spark.md).
+ */
+public final class SeparateSampling implements NoiseAndSampling {
+    private final NoiseSource noise;
+    private final NoiseSource sampling;
+
+    private SeparateSampling(NoiseSource noise, NoiseSource sampling) {
+        this.noise = noise;
+        this.sampling = sampling;
+    }
+
+    /** The noise from {@code noise}, the batches from a split of it (made now). */
+    public static SeparateSampling of(NoiseSource noise) {
+        return new SeparateSampling(noise, noise.split());
+    }
+
+    @Override
+    public int[] poissonBatch(int n, double q) {
+        return sampling.poissonSample(n, q);
+    }
+
+    @Override
+    public boolean samplingSeparate() {
+        return true;
+    }
+
+    @Override
+    public boolean bernoulli(double p) {
+        return sampling.bernoulli(p);
+    }
+
+    @Override
+    public void addGaussian(double[] v, double sigma) {
+        noise.vectors().addNoise(v, sigma);
+    }
+
+    @Override
+    public GaussianVectorSampler.Ahead gaussianAhead(int[] lengths, double sigma) {
+        return noise.vectors().drawAhead(lengths, sigma);
+    }
+
+    @Override
+    public GaussianVectorSampler.Ahead gaussianAheadInto(double[] buffer, int count, double sigma) {
+        return noise.vectors().drawAheadInto(buffer, count, sigma);
+    }
+
+    @Override
+    public boolean isPrivate() {
+        return noise.isPrivate() && sampling.isPrivate();
+    }
+
+    @Override
+    public String description() {
+        return noise.samplerDescription() + "; Poisson batches: exact byte-digit coins on a split stream";
+    }
+}
