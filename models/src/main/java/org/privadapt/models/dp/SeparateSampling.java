@@ -11,7 +11,7 @@ import org.privadapt.privacy.noise.NoiseSource;
  * noise); only the order in which bits are read differs, so a run under this randomness is a different seeded run
  * from one under {@link SessionRandomness}, not a different mechanism. Its point: batches independent of the noise
  * stream can be drawn a window of steps ahead ({@link PoissonBatches}), which lets the Spark trainer fetch a window's
- * rows in one job (docs/privacy/dp-sgd-on-spark.md).
+ * rows in one job (docs/privacy/dp-sgd.md, "DP-SGD on Spark").
  */
 public final class SeparateSampling implements NoiseAndSampling {
     private final NoiseSource noise;
