@@ -26,10 +26,17 @@ import scala.Tuple2;
  * ({@link BlockSums}) and add the block's sums into its compensated sums, as the streaming engine adds its blocks. The others take the rows one by one (the default). The rows are read from Spark's internal rows
  * ({@code array<double>} read with its typed accessor: no boxing).
  *
- * <p>The driver holds one accumulator per partition at once ({@code O(P d^2)} for a second moment): fine for the
- * hundreds of partitions of a large file at d in the hundreds; a tree merge on the executors is the next step for more.
+ * <p>The driver holds at most {@value #MERGE_FAN_IN} accumulators at once, whatever the number of partitions P: up to
+ * that many partitions they are collected and merged in partition order; above it they are first merged on the
+ * executors in a tree, groups of {@value #MERGE_FAN_IN} consecutive partitions (by index) merged in index order, level
+ * after level, so that the driver's memory for a second moment is {@code O(16 d^2)}, not {@code O(P d^2)}. The merge
+ * order is a function of P alone, so a result is still the same on every run for one partitioning (and within about
+ * one rounding of another's).
  */
 public final class RowAggregation {
+    /** The most accumulators merged on the driver at once; more partitions are merged in a tree on the executors first. */
+    static final int MERGE_FAN_IN = 16;
+
     /** The most rows handed to {@link Accumulator#addBlock} at once. */
     public static final int BLOCK_ROWS = 2048;
 
@@ -118,7 +125,7 @@ public final class RowAggregation {
         SparkVectors.Kind kind = SparkVectors.kind(table);
         String blockMap = table.blockMap();
         JavaRDD<InternalRow> rows = table.rows().queryExecution().toRdd().toJavaRDD();
-        List<Tuple2<Integer, A>> parts = rows.mapPartitionsWithIndex((Integer index, Iterator<InternalRow> it) -> {
+        JavaRDD<Tuple2<Integer, A>> accumulators = rows.mapPartitionsWithIndex((Integer index, Iterator<InternalRow> it) -> {
             A acc = zero.get();
             double[][] block = new double[blockRows][];
             String[] labels = labelled ? new String[blockRows] : null;
@@ -143,7 +150,34 @@ public final class RowAggregation {
             List<Tuple2<Integer, A>> one = new ArrayList<>(1);
             one.add(new Tuple2<>(index, acc));
             return one.iterator();
-        }, false).collect();
+        }, false);
+        return merged(accumulators, rows.getNumPartitions(), zero, MERGE_FAN_IN);
+    }
+
+    /**
+     * The accumulators (keyed by their partition's index) merged in index order: collected and merged on the driver when
+     * there are at most {@code fanIn}, else first merged on the executors in groups of {@code fanIn} consecutive indices
+     * (each group in index order, keyed by its own index), level after level, until at most {@code fanIn} remain.
+     */
+    static <A extends Accumulator<A>> A merged(JavaRDD<Tuple2<Integer, A>> accumulators, int count, Zero<A> zero, int fanIn) {
+        JavaRDD<Tuple2<Integer, A>> level = accumulators;
+        int remaining = count;
+        while (remaining > fanIn) {
+            int groups = (remaining + fanIn - 1) / fanIn;
+            level = level.mapToPair(t -> new Tuple2<>(t._1() / fanIn, t))
+                    .groupByKey(groups)
+                    .map(g -> {
+                        List<Tuple2<Integer, A>> members = new ArrayList<>();
+                        g._2().forEach(members::add);
+                        return new Tuple2<>(g._1(), mergeInOrder(members, zero));
+                    });
+            remaining = groups;
+        }
+        return mergeInOrder(level.collect(), zero);
+    }
+
+    /** Accumulators merged into a new one in the order of their keys. */
+    private static <A extends Accumulator<A>> A mergeInOrder(List<Tuple2<Integer, A>> parts, Zero<A> zero) {
         List<Tuple2<Integer, A>> sorted = new ArrayList<>(parts);
         sorted.sort(Comparator.comparing(Tuple2::_1));
         A total = zero.get();
