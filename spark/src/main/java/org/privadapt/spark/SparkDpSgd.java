@@ -8,7 +8,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.storage.StorageLevel;
 import org.privadapt.math.CompensatedSums;
 import org.privadapt.math.DenseMatrix;
@@ -82,14 +82,19 @@ public final class SparkDpSgd {
         for (int c = 0; c < classes.size(); c++) {
             index.put(classes.get(c), c);
         }
-        JavaRDD<Row> rows = table.rows().javaRDD();
-        JavaRDD<Block> blocks = rows.mapPartitions((Iterator<Row> it) -> {
+        if (table.blockMap() != null) {
+            throw new IllegalArgumentException("DP-SGD reads the rows themselves: apply the preprocessing with SparkPreprocessing");
+        }
+        // Spark's internal rows, read with their typed accessors (an array<double> or a vector column: no boxing)
+        JavaRDD<InternalRow> rows = table.rows().queryExecution().toRdd().toJavaRDD();
+        SparkVectors.Kind kind = SparkVectors.kind(table);
+        JavaRDD<Block> blocks = rows.mapPartitions((Iterator<InternalRow> it) -> {
             List<double[]> xs = new ArrayList<>();
             List<Integer> ys = new ArrayList<>();
             while (it.hasNext()) {
-                Row r = it.next();
-                xs.add(SparkTable.features(r, d));
-                String label = SparkTable.label(r);
+                InternalRow r = it.next();
+                xs.add(SparkVectors.features(r, d, kind));
+                String label = r.isNullAt(1) ? null : r.getUTF8String(1).toString();
                 Integer c = label == null ? null : index.get(label);
                 ys.add(label == null ? MISSING : c == null ? OUTSIDE : c);
             }
