@@ -122,6 +122,17 @@ class PoissonBatchesTest {
     }
 
     @Test
+    void separateSamplingDrawsByGapsAtSmallRatesAndByBytesAbove() {
+        NoiseSource reference = NoiseSource.seeded(5).split();
+        SeparateSampling s = SeparateSampling.of(NoiseSource.seeded(5));
+        assertThat(s.poissonBatch(200_000, 1e-4)).containsExactly(reference.poissonSampleByGaps(200_000, 1e-4));
+        assertThat(s.poissonBatch(5_000, 0.05)).containsExactly(reference.poissonSample(5_000, 0.05));
+        assertThat(s.samplingSeparate()).isTrue();
+        assertThat(s.isPrivate()).isFalse();
+        assertThat(SeparateSampling.of(NoiseSource.secure()).isPrivate()).isTrue();
+    }
+
+    @Test
     void theStackTrainerToo() {
         int n = 60;
         DenseMatrix x = StackDpSgdTrainerTest.gaussianRows(n, 4, 21, 1.5);

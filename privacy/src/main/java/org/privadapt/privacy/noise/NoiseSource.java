@@ -100,6 +100,14 @@ public final class NoiseSource {
         return PoissonSampling.sample(bits, n, q);
     }
 
+    /**
+     * Poisson sampling of records {@code 0 .. n-1} by exact geometric gaps (O(q n) draws), each record joining at rate
+     * {@code 1 - exp(-PoissonSampling.gapRate(q))}, at most q ({@link PoissonSampling#sampleByGaps}).
+     */
+    public int[] poissonSampleByGaps(int n, double q) {
+        return PoissonSampling.sampleByGaps(bits, n, q);
+    }
+
     /** An independent source (over {@link RandomBits#split()}) for another thread. */
     public NoiseSource split() {
         return new NoiseSource(bits.split());

@@ -93,29 +93,13 @@ public final class SecureLaplaceSampler {
      * {@code |K| < 2^53}; {@code lambda} must be a positive normal double.
      */
     long sampleTwoSidedGeometric(double lambda) {
-        if (!(lambda >= Double.MIN_NORMAL) || lambda == Double.POSITIVE_INFINITY) {
-            throw new IllegalArgumentException("lambda must be finite and >= 2^-1022, got " + lambda);
-        }
-        // lambda = s / t exactly, with t = 2^shift
-        long mantissa = (Double.doubleToRawLongBits(lambda) & 0x000f_ffff_ffff_ffffL) | (1L << 52);
-        int exponent = Math.getExponent(lambda) - 52;
-        int zeros = Long.numberOfTrailingZeros(mantissa);
-        mantissa >>>= zeros;
-        exponent += zeros;
-        BigInteger s = BigInteger.valueOf(mantissa).shiftLeft(Math.max(exponent, 0));
-        int shift = Math.max(-exponent, 0);
-        BigInteger t = BigInteger.ONE.shiftLeft(shift);
+        ExactGeometric.Rate rate = ExactGeometric.rate(lambda); // lambda = s / t exactly, t = 2^shift
         while (true) {
             // Canonne-Kamath-Steinke Algorithm 2: X = U + t V is geometric with rate 1/t, then Y = floor(X / s)
-            BigInteger u = ExactBernoulli.uniformBits(bits, shift);
-            if (!ExactBernoulli.expMinusFraction(bits, u, t)) {
+            BigInteger y = ExactGeometric.attempt(bits, rate);
+            if (y == null) {
                 continue;
             }
-            long v = 0;
-            while (ExactBernoulli.expMinusOne(bits)) {
-                v++;
-            }
-            BigInteger y = u.add(BigInteger.valueOf(v).shiftLeft(shift)).divide(s);
             boolean negative = bits.nextLong() < 0;
             if ((negative && y.signum() == 0) || y.bitLength() > MAX_SAMPLE_BITS) {
                 continue;

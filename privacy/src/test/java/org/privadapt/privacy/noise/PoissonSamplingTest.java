@@ -104,6 +104,64 @@ class PoissonSamplingTest {
         assertThat((double) big.length).isCloseTo(30_000, org.assertj.core.data.Offset.offset(5 * Math.sqrt(100_000 * 0.3 * 0.7)));
     }
 
+    /** exp(-x) to 60 digits (a Taylor series; x small and positive here). */
+    static BigDecimal expMinus(BigDecimal x) {
+        java.math.MathContext mc = new java.math.MathContext(60);
+        BigDecimal term = BigDecimal.ONE;
+        BigDecimal sum = BigDecimal.ONE;
+        for (int k = 1; k < 200; k++) {
+            term = term.multiply(x.negate(), mc).divide(BigDecimal.valueOf(k), mc);
+            sum = sum.add(term, mc);
+        }
+        return sum;
+    }
+
+    @Test
+    void theGapsRateIsJustBelowQ() {
+        for (double q : new double[] {1e-9, 256.0 / 1e7, 256.0 / 1e6, 1e-3, 0.01, 0.3}) {
+            double gamma = PoissonSampling.gapRate(q);
+            BigDecimal rate = BigDecimal.ONE.subtract(expMinus(new BigDecimal(gamma)));
+            BigDecimal exact = new BigDecimal(q);
+            assertThat(rate).as("q = %s", q).isLessThan(exact);
+            assertThat(exact.subtract(rate).divide(exact, new java.math.MathContext(20)).doubleValue()).as("q = %s", q)
+                    .isLessThan(1e-14);
+        }
+        assertThatThrownBy(() -> PoissonSampling.gapRate(0.0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> PoissonSampling.gapRate(1.0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void theGapsGiveBatchesOfRateQ() {
+        int n = 1_000_000;
+        double q = 1e-3;
+        SeededRandomBits bits = new SeededRandomBits(12);
+        int runs = 300;
+        long total = 0;
+        int firstLate = 0; // runs whose first member is at index 693 or later: probability (1 - q)^693, about 1/2
+        int lastEarly = 0; // runs whose last member is below n - 693: the same probability, from the other end
+        for (int r = 0; r < runs; r++) {
+            int[] b = PoissonSampling.sampleByGaps(bits, n, q);
+            for (int i = 1; i < b.length; i++) {
+                assertThat(b[i]).isGreaterThan(b[i - 1]);
+            }
+            assertThat(b.length == 0 || (b[0] >= 0 && b[b.length - 1] < n)).isTrue();
+            total += b.length;
+            firstLate += b.length == 0 || b[0] >= 693 ? 1 : 0;
+            lastEarly += b.length == 0 || b[b.length - 1] < n - 693 ? 1 : 0;
+        }
+        double mean = q * n * runs;
+        assertThat((double) total).isCloseTo(mean, org.assertj.core.data.Offset.offset(5 * Math.sqrt(mean)));
+        double p = Math.pow(1 - q, 693);
+        double sd = Math.sqrt(runs * p * (1 - p));
+        assertThat((double) firstLate).isCloseTo(p * runs, org.assertj.core.data.Offset.offset(5 * sd));
+        assertThat((double) lastEarly).isCloseTo(p * runs, org.assertj.core.data.Offset.offset(5 * sd));
+        // a large rate and a tiny table go through the same path
+        int[] big = PoissonSampling.sampleByGaps(new SeededRandomBits(4), 100_000, 0.3);
+        assertThat((double) big.length).isCloseTo(30_000, org.assertj.core.data.Offset.offset(5 * Math.sqrt(100_000 * 0.3 * 0.7)));
+        assertThat(PoissonSampling.sampleByGaps(new SeededRandomBits(4), 0, 0.3)).isEmpty();
+        assertThat(PoissonSampling.sampleByGaps(new SeededRandomBits(4), 3, 1.0)).containsExactly(0, 1, 2);
+    }
+
     @Test
     void edgeCases() {
         assertThat(PoissonSampling.sample(new SeededRandomBits(1), 10, 0.0)).isEmpty();
