@@ -336,7 +336,19 @@ public final class SparkRowEngine implements RowEngine {
 
         /** A label outside the given classes is bad input: refused before anything is charged, naming the data. */
         private void requireClasses(List<String> classes) throws DataException {
-            long outside = SparkPrimaTrain.outsideClasses(checkedAggregated(), classes);
+            long outside;
+            if (valid.get()) {
+                outside = SparkPrimaTrain.outsideClasses(aggregated, classes);
+            } else { // the rows' check and the labels' in one pass
+                try {
+                    SparkTable.ClassCheck c = aggregated.checkClasses(classes);
+                    SparkTable.checked(c.check());
+                    outside = c.outside();
+                } catch (IllegalArgumentException e) {
+                    throw new DataException(where, null, e.getMessage());
+                }
+                valid.set(true);
+            }
             if (outside > 0) {
                 throw new DataException(where, "column '" + table.labelColumn() + "'", org.privadapt.data.PrivateText.count(outside) + " row(s) have a label outside --classes "
                         + String.join(",", classes));
