@@ -124,6 +124,30 @@ class SparkDpSgdTest {
         }
     }
 
+    /**
+     * Windows whose batches are all empty (q n = 0.12, drawn by geometric gaps at this rate): nothing to fetch, the steps'
+     * sums are zeros, as in process; the steps that do sample rows give the in-process update.
+     */
+    @Test
+    void windowsOfEmptyBatchesGiveTheInProcessNetwork() {
+        int n = data.rows().length;
+        org.privadapt.models.dp.DpSgdConfig cfg = new org.privadapt.models.dp.DpSgdConfig(0.5, 1.0, 0.0005, 0.0005 * n, 30, 16,
+                "sgd", 0.1, "constant", 0.0, 1L);
+        Network init = Network.create(data.dimension(), new int[0], org.privadapt.models.nn.Activation.RELU, CLASSES, 1);
+        org.privadapt.models.dp.DpSgdTrainer.Result inProcess = org.privadapt.models.dp.DpSgdTrainer.train(init, data.matrix(),
+                data.codes(CLASSES), cfg, org.privadapt.models.dp.SeparateSampling.of(NoiseSource.seeded(3)));
+        Network local = inProcess.model();
+        assertThat(inProcess.examplesUsed()).as("some steps sample rows").isBetween(1L, 10L);
+        try (SparkDpSgd.Cached c = SparkDpSgd.cache(ordered(data, 2), CLASSES, StorageLevel.MEMORY_ONLY())) {
+            GatheredBatches g = GatheredBatches.withWindow(c, 5);
+            Network distributed = org.privadapt.models.dp.DpSgdTrainer.train(init, n, SparkDpSgd.batchSums(c, 0.5, 16, g), cfg,
+                    org.privadapt.models.dp.SeparateSampling.of(NoiseSource.seeded(3))).model();
+            assertThat(distributed.weights(0).data()).isEqualTo(local.weights(0).data());
+            assertThat(distributed.bias(0)).isEqualTo(local.bias(0));
+            assertThat(g.fetches()).isEqualTo(6);
+        }
+    }
+
     @Test
     void theWindowIsSetByPublicSizesAndBoundsTheDriversMemory() {
         assertThat(GatheredBatches.window(256.0 / 1e6, 1_000_000, 100)).isEqualTo(163); // 2^22 / 25,600
