@@ -183,7 +183,7 @@ public final class SparkDpSgd {
      * that a seeded run on Spark equals the same seeded run in process (one job per step: the cost of reproducibility).
      */
     public static NoiseAndSampling randomness(NoiseSource noise) {
-        return noise.isPrivate() ? SeparateSampling.of(noise) : new SessionRandomness(noise);
+        return SeparateSampling.forRun(noise);
     }
 
     /**

@@ -7,7 +7,7 @@ import java.util.Map;
 import org.privadapt.math.FeatureMatrix;
 import org.privadapt.models.dp.DpSgdConfig;
 import org.privadapt.models.dp.DpSgdTrainer;
-import org.privadapt.models.dp.SessionRandomness;
+import org.privadapt.models.dp.SeparateSampling;
 import org.privadapt.models.nn.Activation;
 import org.privadapt.models.nn.Network;
 import org.privadapt.privacy.NeighbouringRelation;
@@ -122,7 +122,7 @@ public final class PrivateTraining {
 
     /** Trains per the plan; the plan's event must already be charged. */
     public static Network train(Plan p, FeatureMatrix x, int[] labels, List<String> classes, NoiseSource noise) {
-        return DpSgdTrainer.train(initial(p, x.cols(), classes), x, labels, p.config(), new SessionRandomness(noise)).model();
+        return DpSgdTrainer.train(initial(p, x.cols(), classes), x, labels, p.config(), SeparateSampling.forRun(noise)).model();
     }
 
     /** The planned network's data-independent initialisation for d features and the classes. */
@@ -136,7 +136,7 @@ public final class PrivateTraining {
      * is this with the in-process sums.
      */
     public static Network train(Plan p, int n, DpSgdTrainer.BatchSums sums, int d, List<String> classes, NoiseSource noise) {
-        return train(p, n, sums, d, classes, new SessionRandomness(noise));
+        return train(p, n, sums, d, classes, SeparateSampling.forRun(noise));
     }
 
     /** {@link #train(Plan, int, DpSgdTrainer.BatchSums, int, List, NoiseSource)} with the given randomness. */

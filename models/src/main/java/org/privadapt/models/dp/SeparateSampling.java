@@ -23,6 +23,15 @@ public final class SeparateSampling implements NoiseAndSampling {
         this.sampling = sampling;
     }
 
+    /**
+     * A training run's randomness from a party's source: with secure noise the batches on a stream of their own (this
+     * class: cheaper exact coins, and a window of batches can be drawn ahead); with seeded noise the one interleaved
+     * stream of {@link SessionRandomness}, so that every seeded run keeps the batches and noise it always had.
+     */
+    public static NoiseAndSampling forRun(NoiseSource noise) {
+        return noise.isPrivate() ? of(noise) : new SessionRandomness(noise);
+    }
+
     /** The noise from {@code noise}, the batches from a split of it (made now). */
     public static SeparateSampling of(NoiseSource noise) {
         return new SeparateSampling(noise, noise.split());
