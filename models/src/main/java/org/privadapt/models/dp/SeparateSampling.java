@@ -15,11 +15,11 @@ import org.privadapt.privacy.noise.NoiseSource;
  * rows in one job (docs/privacy/dp-sgd.md, "DP-SGD on Spark").
  */
 public final class SeparateSampling implements NoiseAndSampling {
-    private final NoiseSource noise;
+    private final SessionRandomness noise; // the gradient noise: the session's own, as with one stream
     private final NoiseSource sampling;
 
     private SeparateSampling(NoiseSource noise, NoiseSource sampling) {
-        this.noise = noise;
+        this.noise = new SessionRandomness(noise);
         this.sampling = sampling;
     }
 
@@ -60,17 +60,17 @@ public final class SeparateSampling implements NoiseAndSampling {
 
     @Override
     public void addGaussian(double[] v, double sigma) {
-        noise.vectors().addNoise(v, sigma);
+        noise.addGaussian(v, sigma);
     }
 
     @Override
     public GaussianVectorSampler.Ahead gaussianAhead(int[] lengths, double sigma) {
-        return noise.vectors().drawAhead(lengths, sigma);
+        return noise.gaussianAhead(lengths, sigma);
     }
 
     @Override
     public GaussianVectorSampler.Ahead gaussianAheadInto(double[] buffer, int count, double sigma) {
-        return noise.vectors().drawAheadInto(buffer, count, sigma);
+        return noise.gaussianAheadInto(buffer, count, sigma);
     }
 
     @Override
@@ -80,6 +80,6 @@ public final class SeparateSampling implements NoiseAndSampling {
 
     @Override
     public String description() {
-        return noise.samplerDescription() + "; Poisson batches: exact byte-digit coins, or exact geometric gaps at q <= 2^-10, on a split stream";
+        return noise.description() + "; Poisson batches: exact byte-digit coins, or exact geometric gaps at q <= 2^-10, on a split stream";
     }
 }

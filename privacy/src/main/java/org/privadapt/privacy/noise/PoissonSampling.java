@@ -30,19 +30,9 @@ public final class PoissonSampling {
      * @throws IllegalArgumentException if n is negative or q is NaN or outside [0, 1]
      */
     public static int[] sample(RandomBits bits, int n, double q) {
-        if (n < 0) {
-            throw new IllegalArgumentException("n must be >= 0, got " + n);
-        }
-        if (!(q >= 0.0 && q <= 1.0)) {
-            throw new IllegalArgumentException("probability must be in [0, 1], got " + q);
-        }
-        if (q == 0.0 || n == 0) {
-            return new int[0];
-        }
-        if (q == 1.0) {
-            int[] all = new int[n];
-            Arrays.setAll(all, i -> i);
-            return all;
+        int[] trivial = trivial(n, q);
+        if (trivial != null) {
+            return trivial;
         }
         int[] digits = digits(q);
         int first = digits[0];
@@ -78,17 +68,9 @@ public final class PoissonSampling {
      * @throws IllegalArgumentException if n is negative or q is NaN or outside [0, 1]
      */
     public static int[] sampleByGaps(RandomBits bits, int n, double q) {
-        if (n < 0) {
-            throw new IllegalArgumentException("n must be >= 0, got " + n);
-        }
-        if (!(q >= 0.0 && q <= 1.0)) {
-            throw new IllegalArgumentException("probability must be in [0, 1], got " + q);
-        }
-        if (q == 0.0 || n == 0) {
-            return new int[0];
-        }
-        if (q == 1.0) {
-            return sample(bits, n, q);
+        int[] trivial = trivial(n, q);
+        if (trivial != null) {
+            return trivial;
         }
         ExactGeometric.Rate rate = ExactGeometric.rate(gapRate(q));
         BigInteger left = BigInteger.valueOf(n);
@@ -127,6 +109,28 @@ public final class PoissonSampling {
             throw new IllegalArgumentException("q = " + q + " is too small for the gaps' rate");
         }
         return gamma;
+    }
+
+    /**
+     * The batch when no draw is needed (no rows, q 0: none; q 1: all), else null; refuses a negative n and a q that is
+     * NaN or outside [0, 1].
+     */
+    private static int[] trivial(int n, double q) {
+        if (n < 0) {
+            throw new IllegalArgumentException("n must be >= 0, got " + n);
+        }
+        if (!(q >= 0.0 && q <= 1.0)) {
+            throw new IllegalArgumentException("probability must be in [0, 1], got " + q);
+        }
+        if (q == 0.0 || n == 0) {
+            return new int[0];
+        }
+        if (q == 1.0) {
+            int[] all = new int[n];
+            Arrays.setAll(all, i -> i);
+            return all;
+        }
+        return null;
     }
 
     /** The decision once the first byte ties: compare the next bytes with q's next digits (U >= q if all tie). */
