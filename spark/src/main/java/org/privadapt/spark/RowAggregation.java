@@ -4,13 +4,10 @@ import org.privadapt.math.CompensatedSums;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.unsafe.types.UTF8String;
 import scala.Tuple2;
 
 /**
@@ -124,12 +121,12 @@ public final class RowAggregation {
         boolean labelled = table.labelled();
         SparkVectors.Kind kind = SparkVectors.kind(table);
         String blockMap = table.blockMap();
-        JavaRDD<InternalRow> rows = table.rows().queryExecution().toRdd().toJavaRDD();
+        JavaRDD<InternalRow> rows = InternalRows.of(table);
         JavaRDD<Tuple2<Integer, A>> accumulators = rows.mapPartitionsWithIndex((Integer index, Iterator<InternalRow> it) -> {
             A acc = zero.get();
             double[][] block = new double[blockRows][];
             String[] labels = labelled ? new String[blockRows] : null;
-            Labels names = labelled ? new Labels() : null;
+            InternalRows.Labels names = labelled ? new InternalRows.Labels() : null;
             org.privadapt.data.preprocess.Preprocessing steps = blockMap == null ? null
                     : org.privadapt.data.preprocess.Preprocessing.parse(blockMap);
             int m = 0;
@@ -198,7 +195,7 @@ public final class RowAggregation {
      * row-local step by the in-process code on the block as a matrix, as {@link SparkPreprocessing} applies it to its
      * chunks.
      */
-    private static double[][] mapped(org.privadapt.data.preprocess.Preprocessing steps, double[][] block, int m, int d) {
+    static double[][] mapped(org.privadapt.data.preprocess.Preprocessing steps, double[][] block, int m, int d) {
         if (steps == null) {
             return block;
         }
@@ -218,29 +215,5 @@ public final class RowAggregation {
             res[i] = x;
         }
         return res;
-    }
-
-    /**
-     * A row's label as a string, the strings of the first few distinct labels kept (a class label repeats; a numeric
-     * target need not, so the cache stops growing).
-     */
-    private static final class Labels {
-        private static final int MAX = 1024;
-        private final Map<UTF8String, String> known = new HashMap<>();
-
-        String of(InternalRow r) {
-            if (r.isNullAt(1)) {
-                return null;
-            }
-            UTF8String u = r.getUTF8String(1);
-            String s = known.get(u);
-            if (s == null) {
-                s = u.toString();
-                if (known.size() < MAX) {
-                    known.put(u.clone(), s); // u may point into a buffer the reader reuses
-                }
-            }
-            return s;
-        }
     }
 }

@@ -86,7 +86,7 @@ public final class SparkDpSgd {
             throw new IllegalArgumentException("DP-SGD reads the rows themselves: apply the preprocessing with SparkPreprocessing");
         }
         // Spark's internal rows, read with their typed accessors (an array<double> or a vector column: no boxing)
-        JavaRDD<InternalRow> rows = table.rows().queryExecution().toRdd().toJavaRDD();
+        JavaRDD<InternalRow> rows = InternalRows.of(table);
         SparkVectors.Kind kind = SparkVectors.kind(table);
         JavaRDD<Block> blocks = rows.mapPartitions((Iterator<InternalRow> it) -> {
             List<double[]> xs = new ArrayList<>();

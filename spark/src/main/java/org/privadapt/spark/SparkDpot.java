@@ -7,8 +7,8 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.sql.Row;
 import org.privadapt.math.DenseMatrix;
 import org.privadapt.methods.dpot.Dpot;
 import org.privadapt.methods.dpot.DpotConfig;
@@ -81,11 +81,11 @@ public final class SparkDpot {
     /** The rows' class codes in the table's order (partition by partition). */
     static int[] codes(SparkTable source, List<String> names, int n) {
         Map<String, Integer> index = index(names);
-        JavaRDD<Row> rdd = source.rows().javaRDD();
-        List<Tuple2<Integer, int[]>> parts = new ArrayList<>(rdd.mapPartitionsWithIndex((Integer part, Iterator<Row> it) -> {
+        JavaRDD<InternalRow> rdd = InternalRows.of(source);
+        List<Tuple2<Integer, int[]>> parts = new ArrayList<>(rdd.mapPartitionsWithIndex((Integer part, Iterator<InternalRow> it) -> {
             IntList out = new IntList();
             while (it.hasNext()) {
-                out.add(index.get(SparkTable.label(it.next())));
+                out.add(index.get(InternalRows.label(it.next())));
             }
             List<Tuple2<Integer, int[]>> one = new ArrayList<>(1);
             one.add(new Tuple2<>(part, out.toArray()));
@@ -116,17 +116,18 @@ public final class SparkDpot {
         }
         double[] mData = m.data().clone(); // column-major d x l: plain arrays to the executors
         Map<String, Integer> index = index(names);
-        JavaRDD<Row> rdd = source.rows().javaRDD();
+        SparkVectors.Kind kind = SparkVectors.kind(source);
+        JavaRDD<InternalRow> rdd = InternalRows.of(source);
         int blockRows = Math.min(BLOCK, RowAggregation.blockRows(d)); // wide rows: fewer per block
-        List<Tuple3<Integer, int[], double[]>> parts = new ArrayList<>(rdd.mapPartitionsWithIndex((Integer part, Iterator<Row> it) -> {
+        List<Tuple3<Integer, int[], double[]>> parts = new ArrayList<>(rdd.mapPartitionsWithIndex((Integer part, Iterator<InternalRow> it) -> {
             DenseMatrix mm = new DenseMatrix(d, l, mData);
             IntList codes = new IntList();
             List<double[]> blocks = new ArrayList<>();
             List<double[]> pending = new ArrayList<>(blockRows);
             while (it.hasNext()) {
-                Row r = it.next();
-                pending.add(SparkTable.features(r, d));
-                codes.add(index.get(SparkTable.label(r)));
+                InternalRow r = it.next();
+                pending.add(SparkVectors.features(r, d, kind));
+                codes.add(index.get(InternalRows.label(r)));
                 if (pending.size() == blockRows || !it.hasNext()) {
                     DenseMatrix block = DenseMatrix.fromRows(pending.toArray(new double[0][]));
                     DenseMatrix projected = (Double.isNaN(clip) ? block : Dpot.clipRows(block, clip)).multiply(mm);

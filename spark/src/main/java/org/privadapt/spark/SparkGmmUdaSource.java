@@ -77,12 +77,7 @@ public final class SparkGmmUdaSource {
      * zero row stays zero). Row-local with a public constant, so not a release.
      */
     public static SparkTable rowNormalised(SparkTable table, double norm) {
-        int d = table.dimension();
-        boolean labelled = table.labelled();
-        org.apache.spark.api.java.function.MapPartitionsFunction<org.apache.spark.sql.Row, org.apache.spark.sql.Row> f =
-                it -> new ChunkedRows(it, d, labelled, SparkPreprocessing.CHUNK,
-                        block -> org.privadapt.methods.gmmuda.GmmUdaMethod.rows(block, norm).toDense());
-        return new SparkTable(table.rows().mapPartitions(f, org.apache.spark.sql.Encoders.row(table.rows().schema())),
-                table.featureNames(), table.labelColumn());
+        return ChunkedRows.map(table, table.featureNames(), true, SparkPreprocessing.CHUNK,
+                () -> block -> org.privadapt.methods.gmmuda.GmmUdaMethod.rows(block, norm).toDense());
     }
 }

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
-import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.privadapt.math.DenseMatrix;
 import org.privadapt.methods.artifacts.Artifact;
 import org.privadapt.methods.artifacts.ArtifactException;
@@ -33,8 +33,9 @@ public final class SparkPredictions {
         int d = target.dimension();
         int block = Math.min(SparkEvaluation.BLOCK, RowAggregation.blockRows(d)); // wide rows: fewer per block
         boolean labelled = target.labelled();
-        List<Tuple3<Integer, int[], String[]>> parts = new ArrayList<>(target.rows().javaRDD().mapPartitionsWithIndex(
-                (Integer index, Iterator<Row> it) -> {
+        SparkVectors.Kind kind = SparkVectors.kind(target);
+        List<Tuple3<Integer, int[], String[]>> parts = new ArrayList<>(InternalRows.of(target).mapPartitionsWithIndex(
+                (Integer index, Iterator<InternalRow> it) -> {
                     SourceModel m;
                     try {
                         m = SourceModel.fromArtifact(Artifact.parse("model", artifact, "model"), "model");
@@ -45,10 +46,10 @@ public final class SparkPredictions {
                     List<String> labels = new ArrayList<>();
                     List<double[]> rows = new ArrayList<>(block);
                     while (it.hasNext()) {
-                        Row r = it.next();
-                        rows.add(SparkTable.features(r, d));
+                        InternalRow r = it.next();
+                        rows.add(SparkVectors.features(r, d, kind));
                         if (labelled) {
-                            labels.add(SparkTable.label(r));
+                            labels.add(InternalRows.label(r));
                         }
                         if (rows.size() == block || !it.hasNext()) {
                             for (int p : m.predict(DenseMatrix.fromRows(rows.toArray(new double[0][])))) {

@@ -1,9 +1,5 @@
 package org.privadapt.spark;
 
-import org.apache.spark.api.java.function.MapPartitionsFunction;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Encoders;
-import org.apache.spark.sql.Row;
 import org.privadapt.data.preprocess.Preprocessing;
 
 /**
@@ -33,19 +29,11 @@ public final class SparkPreprocessing {
             return table;
         }
         String canonical = p.spec();
-        int d = table.dimension();
-        boolean labelled = table.labelled();
-        MapPartitionsFunction<Row, Row> f = it -> {
-            Preprocessing steps = Preprocessing.parse(canonical);
-            return new ChunkedRows(it, d, labelled, CHUNK, block -> steps.fitAndApply(new org.privadapt.data.Dataset("spark-partition",
-                    block, null, null, null)).features().toDense());
-        };
         // the output's features are an array<double> whatever the input held (a vector column: SparkVectors)
-        org.apache.spark.sql.types.StructType schema = table.rows().schema();
-        org.apache.spark.sql.types.StructField[] fields = schema.fields().clone();
-        fields[0] = org.apache.spark.sql.types.DataTypes.createStructField(SparkTable.FEATURES,
-                org.apache.spark.sql.types.DataTypes.createArrayType(org.apache.spark.sql.types.DataTypes.DoubleType, true), true);
-        Dataset<Row> out = table.rows().mapPartitions(f, Encoders.row(new org.apache.spark.sql.types.StructType(fields)));
-        return new SparkTable(out, table.featureNames(), table.labelColumn());
+        return ChunkedRows.map(table, table.featureNames(), true, CHUNK, () -> {
+            Preprocessing steps = Preprocessing.parse(canonical);
+            return block -> steps.fitAndApply(new org.privadapt.data.Dataset("spark-partition", block, null, null, null))
+                    .features().toDense();
+        });
     }
 }

@@ -5,11 +5,8 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
-import org.apache.spark.api.java.function.MapPartitionsFunction;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Encoders;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.privadapt.data.PublicFacts;
 import org.privadapt.methods.core.MethodConfig;
 import org.privadapt.methods.core.PrivateLearners;
@@ -184,28 +181,26 @@ public final class SparkPrimaTrain {
         double rowBound = release.config().rowBound();
         int[] blockOf = Prima.blockIndex(release.partition());
         double[] blockBounds = release.config().blockBounds(release.partition());
-        Dataset<Row> two = source.rows().select(SparkTable.FEATURES, SparkTable.LABEL);
-        MapPartitionsFunction<Row, Row> f = (Iterator<Row> it) -> new Iterator<Row>() {
+        SparkVectors.Kind kind = SparkVectors.kind(source);
+        JavaRDD<InternalRow> out = InternalRows.of(source).mapPartitions(it -> new Iterator<InternalRow>() {
             @Override
             public boolean hasNext() {
                 return it.hasNext();
             }
 
             @Override
-            public Row next() {
-                Row r = it.next();
-                double[] z = Prima.clipRow(SparkTable.features(r, d), rowBound, blockOf, blockBounds);
-                double[] x = transform.rowFeatures(z, g);
-                return RowFactory.create(scala.collection.immutable.ArraySeq.unsafeWrapArray(x), SparkTable.label(r));
+            public InternalRow next() {
+                InternalRow r = it.next();
+                double[] z = Prima.clipRow(SparkVectors.features(r, d, kind), rowBound, blockOf, blockBounds);
+                return InternalRows.row(transform.rowFeatures(z, g), InternalRows.label(r), true);
             }
-        };
-        Dataset<Row> out = two.mapPartitions(f, Encoders.row(two.schema()));
+        }, true);
         int m = transform.groupWidth(g);
         List<String> names = new ArrayList<>();
         for (int j = 0; j < m; j++) {
             names.add("z" + j);
         }
-        return new SparkTable(out, names, source.labelColumn());
+        return new SparkTable(InternalRows.dataFrame(source, out, true), names, source.labelColumn());
     }
 
     /** The number of rows whose label is not in {@code classes} (a check before any charge; nothing leaves the party). */

@@ -3,12 +3,6 @@ package org.privadapt.spark;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.spark.api.java.function.MapPartitionsFunction;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Encoders;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 import org.privadapt.math.DenseMatrix;
 import org.privadapt.models.dp.NoiseAndSampling;
@@ -167,18 +161,11 @@ public final class SparkStackDpSgd {
         Model params = Model.of(model);
         int d = table.dimension();
         int width = model.encoder().out();
-        StructType schema = DataTypes.createStructType(List.of(DataTypes.createStructField(SparkTable.FEATURES,
-                DataTypes.createArrayType(DataTypes.DoubleType, true), false)));
-        MapPartitionsFunction<Row, Row> f = it -> {
-            EncoderClassifier m = params.model();
-            return new ChunkedRows(it, d, false, CHUNK, m::features);
-        };
-        Dataset<Row> out = table.rows().mapPartitions(f, Encoders.row(schema));
         List<String> names = new ArrayList<>();
         for (int j = 0; j < width; j++) {
             names.add("e" + j);
         }
-        return new SparkTable(out, names, null);
+        return ChunkedRows.map(table, names, false, CHUNK, () -> params.model()::features);
     }
 
     /** One dense layer's parameters as plain arrays (serializable). */

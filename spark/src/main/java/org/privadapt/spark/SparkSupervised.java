@@ -9,9 +9,7 @@ import java.util.Map;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.storage.StorageLevel;
 import org.privadapt.data.DataException;
 import org.privadapt.data.Provenance;
@@ -23,7 +21,7 @@ import org.privadapt.methods.bassily.PublicSubspace;
 import org.privadapt.methods.bassily.StatisticsPCnvxAdap;
 import org.privadapt.methods.bassily.SupervisedProtocol;
 import org.privadapt.methods.core.MethodConfig;
-import scala.Tuple2;
+import scala.Tuple3;
 
 /**
  * Paper 003's supervised protocol with the target's pool on Spark (issue 31): the split is the in-process one
@@ -67,27 +65,29 @@ public final class SparkSupervised {
         int d = t.dimension();
         int[] sorted = idx.clone();
         Arrays.sort(sorted);
-        List<Tuple2<Long, Row>> got = t.rows().javaRDD().zipWithIndex()
+        SparkVectors.Kind kind = SparkVectors.kind(t);
+        boolean labelled = t.labelled();
+        List<Tuple3<Long, double[], String>> got = InternalRows.of(t).zipWithIndex()
                 .filter(z -> Arrays.binarySearch(sorted, (int) (long) z._2()) >= 0)
-                .map(z -> new Tuple2<>(z._2(), z._1()))
+                .map(z -> new Tuple3<>(z._2(), SparkVectors.features(z._1(), d, kind), labelled ? InternalRows.label(z._1()) : null))
                 .collect();
-        Map<Long, Row> byIndex = new HashMap<>();
-        for (Tuple2<Long, Row> g : got) {
-            byIndex.put(g._1(), g._2());
+        Map<Long, Tuple3<Long, double[], String>> byIndex = new HashMap<>();
+        for (Tuple3<Long, double[], String> g : got) {
+            byIndex.put(g._1(), g);
         }
         int n = idx.length;
         double[] data = new double[n * d];
         double[] y = new double[n];
         for (int i = 0; i < n; i++) {
-            Row r = byIndex.get((long) idx[i]);
+            Tuple3<Long, double[], String> r = byIndex.get((long) idx[i]);
             if (r == null) {
                 throw new IllegalStateException("row " + idx[i] + " is not in the table (it changed since it was counted)");
             }
-            double[] x = SparkTable.features(r, d);
+            double[] x = r._2();
             for (int j = 0; j < d; j++) {
                 data[i + j * n] = x[j];
             }
-            y[i] = SparkBassily.target(SparkTable.label(r));
+            y[i] = SparkBassily.target(r._3());
         }
         return new org.privadapt.data.Dataset(domain, new DenseMatrix(n, d, data),
                 t.labelled() ? new RealTargets(y, t.labelColumn()) : null, t.featureNames(),
@@ -134,13 +134,12 @@ public final class SparkSupervised {
             return mapped.computeIfAbsent(sub == null ? NONE : sub, k -> {
                 RowMap m = new RowMap(scaling, sub, pool.dimension());
                 int[] keep = train;
-                JavaRDD<Row> rows = pool.rows().javaRDD().zipWithIndex()
+                int d = pool.dimension();
+                SparkVectors.Kind kind = SparkVectors.kind(pool);
+                JavaRDD<InternalRow> rows = InternalRows.of(pool).zipWithIndex()
                         .filter(z -> Arrays.binarySearch(keep, (int) (long) z._2()) >= 0)
-                        .map(z -> m.apply(z._1()));
-                StructType schema = new StructType()
-                        .add(SparkTable.FEATURES, DataTypes.createArrayType(DataTypes.DoubleType, false), false)
-                        .add(SparkTable.LABEL, DataTypes.StringType, true);
-                Dataset<Row> df = pool.rows().sparkSession().createDataFrame(rows, schema).persist(StorageLevel.MEMORY_AND_DISK());
+                        .map(z -> m.apply(SparkVectors.features(z._1(), d, kind), InternalRows.label(z._1())));
+                Dataset<Row> df = InternalRows.dataFrame(pool, rows, true).persist(StorageLevel.MEMORY_AND_DISK());
                 List<String> names = new ArrayList<>();
                 for (int j = 0; j < m.outputDimension(); j++) {
                     names.add("z" + j);
@@ -196,17 +195,17 @@ public final class SparkSupervised {
             return new PublicSubspace(basis == null ? null : new DenseMatrix(basisRows, basisCols, basis), subRowScale, offset);
         }
 
-        Row apply(Row r) {
+        InternalRow apply(double[] features, String label) {
             SupervisedProtocol.Scaling s = new SupervisedProtocol.Scaling(mean, sd, rowScale, targetMean, targetScale);
-            DenseMatrix x = s.features(new DenseMatrix(1, d, SparkTable.features(r, d)));
-            double[] y = ((RealTargets) s.targets(new RealTargets(new double[] {SparkBassily.target(SparkTable.label(r))}, "y")))
+            DenseMatrix x = s.features(new DenseMatrix(1, d, features));
+            double[] y = ((RealTargets) s.targets(new RealTargets(new double[] {SparkBassily.target(label)}, "y")))
                     .values();
             if (reduced) {
                 PublicSubspace sub = subspace();
                 y = sub.targets(x, y);
                 x = sub.project(x);
             }
-            return RowFactory.create(scala.collection.immutable.ArraySeq.unsafeWrapArray(x.data().clone()), Double.toString(y[0]));
+            return InternalRows.row(x.data().clone(), Double.toString(y[0]), true);
         }
     }
 }
