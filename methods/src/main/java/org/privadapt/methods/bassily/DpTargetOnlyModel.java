@@ -11,8 +11,11 @@ import org.privadapt.privacy.PrivacySession;
 /**
  * dp-target-only's released predictor as an artifact (kind {@code model}, method {@code dp-target-only}, party
  * {@code target}): the averaged iterate w of {@link NoisyGradientDescent} (the DP output), its public settings (the
- * ball's radius Lambda, the row bound r, T) and the privacy statement of the session that charged it (replace-one, n
- * public: docs/privacy/bassily.md, "dp-target-only"). {@link #predict} is the in-process predictor, {@code x w} on the
+ * ball's radius Lambda, the row bound r, T) and the privacy statement of the session that charged it. The guarantee
+ * (docs/privacy/bassily.md, "dp-target-only"): replace one target record, n public; rows clipped to norm r and targets
+ * to [-1, 1], so each step's gradient sum has sensitivity 2G, G = 2 r (Lambda r + 1); Gaussian noise of standard
+ * deviation nu 2G per step, the T steps composed exactly into one Gaussian of multiplier nu / sqrt(T), nu calibrated by
+ * the analytic Gaussian mechanism for (epsilon, delta). {@link #predict} is the in-process predictor, {@code x w} on the
  * rows as given (clipping bounds the training's sensitivity only), with no intercept or scaling of its own: a constant
  * feature, or rows and targets scaled publicly, are the caller's. Written by the Spark ML stage
  * ({@code org.privadapt.sparkml.DpTargetOnlyRegressor}); the CLI's {@code run} reports the MSE and writes no model.
