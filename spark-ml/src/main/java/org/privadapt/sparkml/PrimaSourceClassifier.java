@@ -1,9 +1,6 @@
 package org.privadapt.sparkml;
 
-import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.ml.Model;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
@@ -12,10 +9,7 @@ import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.ml.util.MLWritable;
 import org.apache.spark.ml.util.MLWriter;
 import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.privadapt.data.preprocess.Preprocessing;
 import org.privadapt.math.DenseMatrix;
@@ -29,12 +23,10 @@ import org.privadapt.methods.prima.SourceModel;
  * row preprocessed with the release's row-local preprocessing, then the model's prediction, added as
  * {@link #predictionCol()}: the predicted class's index in {@link #classes()} (a double, Spark ML's convention; NaN for a
  * row with a missing or non-finite value). Each partition rebuilds the model from the artifact's bytes, as the spark
- * module's predictions do; predicting is post-processing of the DP model and charges nothing.
+ * module's predictions do ({@link BlockPredictions}); predicting is post-processing of the DP model and charges nothing.
  */
 public final class PrimaSourceClassifier extends Model<PrimaSourceClassifier> implements MLWritable {
     private static final long serialVersionUID = 1L;
-    /** Rows per block predicted at once on an executor. */
-    private static final int BLOCK = 1024;
     private final String uid;
     private final Artifact artifact;
     private final SourceModel model;
@@ -92,68 +84,26 @@ public final class PrimaSourceClassifier extends Model<PrimaSourceClassifier> im
 
     @Override
     public StructType transformSchema(StructType schema) {
-        FeatureColumns.requireFeatures(schema, (String) getOrDefault(featuresCol));
-        return schema.add((String) getOrDefault(predictionCol), DataTypes.DoubleType, false);
+        return BlockPredictions.schema(schema, (String) getOrDefault(featuresCol), (String) getOrDefault(predictionCol));
     }
 
     @Override
     public Dataset<Row> transform(Dataset<?> dataset) {
-        Dataset<Row> df = dataset.toDF();
-        StructType out = transformSchema(df.schema());
-        int at = df.schema().fieldIndex((String) getOrDefault(featuresCol));
-        int d = model.dimension();
         byte[] bytes = artifact.toBytes();
         String pre = model.preprocessing();
-        MapPartitionsFunction<Row, Row> f = it -> predicted(it, parse(bytes), Preprocessing.parse(pre), at, d);
-        return df.mapPartitions(f, Encoders.row(out));
+        return BlockPredictions.transform(dataset, (String) getOrDefault(featuresCol), (String) getOrDefault(predictionCol),
+                model.dimension(), () -> {
+                    SourceModel m = parse(bytes);
+                    Preprocessing steps = Preprocessing.parse(pre);
+                    return x -> classes(m, steps, x);
+                });
     }
 
-    /** A partition's rows with their predictions, a block at a time. */
-    private static Iterator<Row> predicted(Iterator<Row> it, SourceModel m, Preprocessing steps, int at, int d) {
-        List<Row> result = new ArrayList<>();
-        List<Row> block = new ArrayList<>(BLOCK);
-        while (it.hasNext()) {
-            block.add(it.next());
-            if (block.size() == BLOCK || !it.hasNext()) {
-                double[] p = predictBlock(block, m, steps, at, d);
-                for (int i = 0; i < block.size(); i++) {
-                    Row r = block.get(i);
-                    Object[] v = new Object[r.length() + 1];
-                    for (int j = 0; j < r.length(); j++) {
-                        v[j] = r.get(j);
-                    }
-                    v[r.length()] = p[i];
-                    result.add(RowFactory.create(v));
-                }
-                block.clear();
-            }
-        }
-        return result.iterator();
-    }
-
-    private static double[] predictBlock(List<Row> block, SourceModel m, Preprocessing steps, int at, int d) {
-        double[] p = new double[block.size()];
-        java.util.Arrays.fill(p, Double.NaN);
-        List<double[]> rows = new ArrayList<>();
-        List<Integer> where = new ArrayList<>();
-        for (int i = 0; i < block.size(); i++) {
-            double[] x = FeatureColumns.values(block.get(i).get(at), d);
-            if (java.util.Arrays.stream(x).allMatch(Double::isFinite)) {
-                rows.add(x);
-                where.add(i);
-            }
-        }
-        if (rows.isEmpty()) {
-            return p;
-        }
-        DenseMatrix raw = DenseMatrix.fromRows(rows.toArray(new double[0][]));
+    /** A block's predicted class indices (as doubles), each row preprocessed with the release's row-local preprocessing. */
+    private static double[] classes(SourceModel m, Preprocessing steps, DenseMatrix raw) {
         DenseMatrix x = steps.steps().isEmpty() ? raw
                 : steps.fitAndApply(new org.privadapt.data.Dataset("spark-partition", raw, null, null, null)).features().toDense();
-        int[] c = m.predict(x);
-        for (int k = 0; k < c.length; k++) {
-            p[where.get(k)] = c[k];
-        }
-        return p;
+        return java.util.Arrays.stream(m.predict(x)).asDoubleStream().toArray();
     }
 
     @Override

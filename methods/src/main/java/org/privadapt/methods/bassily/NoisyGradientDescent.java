@@ -50,8 +50,8 @@ public final class NoisyGradientDescent {
     }
 
     /**
-     * A planned and charged descent: the public settings, the multiplier nu, the gradient bound G and the calibration
-     * the result reports.
+     * A planned descent: the public settings, the multiplier nu, the gradient bound G and the calibration the result
+     * reports; {@link #releases()} is what {@link #charge} charges.
      */
     public record Plan(double radius, double rowBound, long iterations, double nu, double gradientBound,
                        Map<String, Object> calibration) {
@@ -59,14 +59,21 @@ public final class NoisyGradientDescent {
         public double sigmaSum() {
             return nu * 2 * gradientBound;
         }
+
+        /** The one release the descent charges: T Gaussian steps as one Gaussian (multiplier nu / sqrt(T)). */
+        public List<PrivacySession.Release> releases() {
+            return List.of(new PrivacySession.Release("dp-target-only descent",
+                    "Gaussian on the gradient sum, T full-batch steps composed exactly (one Gaussian, multiplier nu / sqrt(T))",
+                    event(nu, iterations), Map.of("G", gradientBound, "T", iterations, "nu", nu)));
+        }
     }
 
     /**
-     * Checks the settings and the relation, calibrates nu for the session's (epsilon, delta) and charges the whole
-     * descent, before any row is read or any noise drawn.
+     * Checks the settings and the relation and calibrates nu for the session's (epsilon, delta): the plan, known from
+     * public settings alone (no row, no n), charged nothing (a caller can check it against a ledger before any row is
+     * read: {@code LedgerPrecheck}).
      */
-    public static Plan charge(double radius, double rowBound, long iterations, PrivacySession target)
-            throws BudgetExceededException, BudgetLedger.LedgerException {
+    public static Plan plan(double radius, double rowBound, long iterations, PrivacySession target) {
         if (target.relation() != NeighbouringRelation.REPLACE_ONE) {
             throw new IllegalArgumentException("dp-target-only protects the target under replace-one (n public): use --relation replace");
         }
@@ -82,10 +89,17 @@ public final class NoisyGradientDescent {
         cal.put("gradient_bound", g);
         cal.put("sigma_sum", nu * 2 * g);
         cal.put("iterations", iterations);
-        target.chargeAll(List.of(new PrivacySession.Release("dp-target-only descent",
-                "Gaussian on the gradient sum, T full-batch steps composed exactly (one Gaussian, multiplier nu / sqrt(T))",
-                event(nu, iterations), Map.of("G", g, "T", iterations, "nu", nu))));
         return new Plan(radius, rowBound, iterations, nu, g, cal);
+    }
+
+    /**
+     * {@link #plan}, then the whole descent charged in one atomic charge, before any row is read or any noise drawn.
+     */
+    public static Plan charge(double radius, double rowBound, long iterations, PrivacySession target)
+            throws BudgetExceededException, BudgetLedger.LedgerException {
+        Plan p = plan(radius, rowBound, iterations, target);
+        target.chargeAll(p.releases());
+        return p;
     }
 
     /**
