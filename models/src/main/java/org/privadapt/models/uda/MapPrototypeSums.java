@@ -20,7 +20,7 @@ import org.privadapt.models.nn.Network;
  *   <li>the spread of the row-centred cosines with the source directions (the inverse temperature,
  *       {@link ReceivedPosteriors#inverseTemperature});</li>
  *   <li>per update: the soft assignments' sums of the unit rows and their evidence per class, then the MAP mix
- *       ({@link MapPrototypes#update}).</li>
+ *       ({@link MapPrototypes#refine(DenseMatrix, double[], int, java.util.function.Function)}).</li>
  * </ol>
  * The result equals the in-process refinement on the same rows up to the summation order (tested). Nothing leaves the
  * target: the statistics are of its own rows and go to its own driver (docs/privacy/target-refinements.md).
