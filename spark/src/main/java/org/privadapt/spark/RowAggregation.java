@@ -67,6 +67,23 @@ public final class RowAggregation {
             }
         }
 
+        /**
+         * Whether this accumulator takes the rows of a Spark ML vector column as {@link SparseBlock}s
+         * ({@link #addSparseBlock}), so that its work per row is the row's non-zeros rather than d. Used when the table
+         * has no map between the rows and the accumulator other than row scalings (l1, l2, clip, scale).
+         */
+        default boolean takesSparseBlocks() {
+            return false;
+        }
+
+        /**
+         * Folds in the block's rows with labels {@code labels[0..rows)} ({@code labels} null for an unlabelled table),
+         * the same rows {@link #addBlock} would get dense; only called when {@link #takesSparseBlocks}.
+         */
+        default void addSparseBlock(SparseBlock rows, String[] labels) {
+            throw new UnsupportedOperationException("this accumulator takes dense blocks");
+        }
+
         /** Merges another partition's accumulator into this one. */
         void merge(A other);
     }
@@ -97,7 +114,7 @@ public final class RowAggregation {
 
     /** Folds every row of {@code table} into one accumulator (see the class comment). */
     public static <A extends Accumulator<A>> A aggregate(SparkTable table, Zero<A> zero) {
-        return aggregate(table, zero, blockRows(table.dimension()));
+        return aggregate(table, zero, blockRows(table.dimension()), BLOCK_ROWS, null);
     }
 
     /**
@@ -105,15 +122,16 @@ public final class RowAggregation {
      * accumulator: a statistic of rows transformed where they are, with no Spark stage in between.
      */
     public static <A extends Accumulator<A>> A aggregate(SparkTable table, RowMap map, Zero<A> zero) {
-        return aggregate(table, zero, blockRows(table.dimension()), map);
+        return aggregate(table, zero, blockRows(table.dimension()), BLOCK_ROWS, map);
     }
 
     /** {@link #aggregate(SparkTable, Zero)} with blocks of at most {@code blockRows} rows (tests vary it). */
     static <A extends Accumulator<A>> A aggregate(SparkTable table, Zero<A> zero, int blockRows) {
-        return aggregate(table, zero, blockRows, null);
+        return aggregate(table, zero, blockRows, blockRows, null);
     }
 
-    private static <A extends Accumulator<A>> A aggregate(SparkTable table, Zero<A> zero, int blockRows, RowMap map) {
+    /** Dense blocks of at most {@code blockRows} rows, sparse ones of at most {@code sparseRows} ({@link SparseBlock}). */
+    private static <A extends Accumulator<A>> A aggregate(SparkTable table, Zero<A> zero, int blockRows, int sparseRows, RowMap map) {
         if (blockRows < 1) {
             throw new IllegalArgumentException("blockRows must be >= 1, got " + blockRows);
         }
@@ -129,6 +147,12 @@ public final class RowAggregation {
             InternalRows.Labels names = labelled ? new InternalRows.Labels() : null;
             org.privadapt.data.preprocess.Preprocessing steps = blockMap == null ? null
                     : org.privadapt.data.preprocess.Preprocessing.parse(blockMap);
+            if (kind == SparkVectors.Kind.VECTOR && map == null && acc.takesSparseBlocks() && (steps == null || steps.rowScalingsOnly())) {
+                foldSparse(it, acc, d, sparseRows, labelled ? new String[sparseRows] : null, names, steps);
+                List<Tuple2<Integer, A>> one = new ArrayList<>(1);
+                one.add(new Tuple2<>(index, acc));
+                return one.iterator();
+            }
             int m = 0;
             while (it.hasNext()) {
                 InternalRow r = it.next();
@@ -149,6 +173,38 @@ public final class RowAggregation {
             return one.iterator();
         }, false);
         return merged(accumulators, rows.getNumPartitions(), zero, MERGE_FAN_IN);
+    }
+
+    /**
+     * A partition's rows folded into {@code acc} as sparse blocks of at most {@code sparseRows} rows and about
+     * {@link #BLOCK_VALUES} stored entries, each block's rows scaled first by the table's row scalings ({@code steps},
+     * or none), on the rows' non-zeros: the values the dense rows would get.
+     */
+    private static <A extends Accumulator<A>> void foldSparse(Iterator<InternalRow> it, A acc, int d, int sparseRows, String[] labels,
+            InternalRows.Labels names, org.privadapt.data.preprocess.Preprocessing steps) {
+        SparseBlock block = new SparseBlock(d, sparseRows);
+        while (it.hasNext()) {
+            InternalRow r = it.next();
+            if (labels != null) {
+                labels[block.rows()] = names.of(r);
+            }
+            block.append(r);
+            if (block.rows() == sparseRows || block.storedEntries() >= BLOCK_VALUES) {
+                addSparse(acc, block, labels, steps);
+            }
+        }
+        if (block.rows() > 0) {
+            addSparse(acc, block, labels, steps);
+        }
+    }
+
+    private static <A extends Accumulator<A>> void addSparse(A acc, SparseBlock block, String[] labels,
+            org.privadapt.data.preprocess.Preprocessing steps) {
+        if (steps != null) {
+            steps.scaleSparseRowsInPlace(block.rows(), block.starts(), block.values());
+        }
+        acc.addSparseBlock(block, labels);
+        block.clear();
     }
 
     /**

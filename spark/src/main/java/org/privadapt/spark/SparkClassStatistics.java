@@ -183,6 +183,41 @@ public final class SparkClassStatistics {
             }
         }
 
+        /** Without the second moment (ncm's class sums): the rows' non-zeros only. */
+        @Override
+        public boolean takesSparseBlocks() {
+            return moment == null;
+        }
+
+        /**
+         * The same sums from the rows' non-zeros: each row's norm (the dense row's sum of squares: a zero adds nothing)
+         * normalises or clips its non-zeros as {@link ClassStatistics#normaliseRow} or {@link ClassStatistics#clipRow}
+         * would, and they are added at their columns, in row order, as the dense block adds them.
+         */
+        @Override
+        public void addSparseBlock(SparseBlock block, String[] labels) {
+            int k = counts.length;
+            double[] s = new double[k * d];
+            boolean any = false;
+            for (int i = 0; i < block.rows(); i++) {
+                int c = code(labels[i]);
+                if (c < 0) {
+                    unknown++;
+                    continue;
+                }
+                counts[c]++;
+                any = true;
+                double[] v = block.rowValues(i);
+                double[] z = Double.isNaN(rowBound) ? ClassStatistics.normaliseRow(v) : ClassStatistics.clipRow(v, rowBound);
+                for (int e = 0, off = c * d; e < z.length; e++) {
+                    s[off + block.index(block.start(i) + e)] += z[e];
+                }
+            }
+            if (any) {
+                BlockSums.addTo(sums, 0, s);
+            }
+        }
+
         @Override
         public void merge(Acc o) {
             for (int c = 0; c < counts.length; c++) {

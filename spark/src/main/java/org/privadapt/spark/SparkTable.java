@@ -190,6 +190,31 @@ public record SparkTable(Dataset<Row> rows, List<String> featureNames, String la
             }
         }
 
+        @Override
+        public boolean takesSparseBlocks() {
+            return true;
+        }
+
+        /** The same counts from the rows' non-zeros (a zero is finite). */
+        @Override
+        public void addSparseBlock(SparseBlock block, String[] labels) {
+            for (int i = 0; i < block.rows(); i++) {
+                rows++;
+                for (int k = block.start(i); k < block.end(i); k++) {
+                    if (!Double.isFinite(block.value(k))) {
+                        nonFinite++;
+                        break;
+                    }
+                }
+                String label = labels == null ? null : labels[i];
+                if (labelled && label == null) {
+                    missingLabels++;
+                } else if (labelled && known != null && !known.contains(label)) {
+                    outside++;
+                }
+            }
+        }
+
         Check result() {
             return new Check(rows, nonFinite, missingLabels);
         }

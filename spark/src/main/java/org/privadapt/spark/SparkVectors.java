@@ -164,10 +164,11 @@ public final class SparkVectors {
         if (idx.length != val.length) {
             return missing(d);
         }
-        for (int k = 0; k < idx.length; k++) {
-            if (idx[k] < 0 || idx[k] >= d) {
+        for (int k = 0, last = -1; k < idx.length; k++) {
+            if (idx[k] <= last || idx[k] >= d) { // out of range, or not strictly increasing as a sparse vector's are
                 return missing(d);
             }
+            last = idx[k];
             x[idx[k]] = val[k];
         }
         return x;

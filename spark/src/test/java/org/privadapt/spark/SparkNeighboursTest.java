@@ -133,6 +133,12 @@ class SparkNeighboursTest {
                 ClassStatistics na = once(p.d(), "ncm", () -> SparkClassStatistics.ncmExact(table(p.d()), names()));
                 ClassStatistics nb = once(p.dPrime(), "ncm", () -> SparkClassStatistics.ncmExact(table(p.dPrime()), names()));
                 ReleaseComparison.assertWithin(ReleaseComparison.l2(na.sums().data(), nb.sums().data()), ncm.sum(), 1e-9, what + ": ncm sums");
+                // the same release from a sparse vector column (the sparse blocks' path)
+                ClassStatistics sa = once(p.d(), "ncm sparse", () -> SparkClassStatistics.ncmExact(vectors(p.d()), names()));
+                ClassStatistics sb = once(p.dPrime(), "ncm sparse", () -> SparkClassStatistics.ncmExact(vectors(p.dPrime()), names()));
+                ReleaseComparison.assertWithin(ReleaseComparison.l2(sa.sums().data(), sb.sums().data()), ncm.sum(), 1e-9,
+                        what + ": ncm sums from sparse vectors");
+                ReleaseComparison.assertWithin(ReleaseComparison.l2(sa.counts(), sb.counts()), ncm.count(), 1e-9, what + ": ncm counts, sparse");
             }
             // the adversarial pairs reach the sums' bound (rows at the clip bound): the test can see a bound too small
             assertThat(worstSum).as(rel + ": lda sums' bound reached").isGreaterThan(0.99);

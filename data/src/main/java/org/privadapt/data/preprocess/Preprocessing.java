@@ -126,6 +126,26 @@ public final class Preprocessing {
         }
     }
 
+    /**
+     * The same for rows held sparse (an engine's compressed blocks): row i's non-zeros are
+     * {@code values[rowStart[i] .. rowStart[i+1])}, scaled in place. Each factor is computed from the row's non-zeros
+     * alone, which are the sums the dense row gives (a zero adds nothing to a norm), in the same order.
+     */
+    public void scaleSparseRowsInPlace(int m, int[] rowStart, double[] values) {
+        if (!rowScalingsOnly()) {
+            throw new IllegalStateException("not all row scalings: " + spec());
+        }
+        for (Preprocessor p : steps) {
+            RowScaling s = (RowScaling) p;
+            for (int i = 0; i < m; i++) {
+                double f = s.factor(java.util.Arrays.copyOfRange(values, rowStart[i], rowStart[i + 1]));
+                for (int k = rowStart[i]; k < rowStart[i + 1]; k++) {
+                    values[k] *= f;
+                }
+            }
+        }
+    }
+
     /** The specs of the steps that are fitted on the data (not row-local). */
     public List<String> dataDependentSteps() {
         return steps.stream().filter(p -> !p.rowLocal()).map(Preprocessor::spec).toList();

@@ -1,0 +1,145 @@
+package org.privadapt.spark;
+
+import java.util.Arrays;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.util.ArrayData;
+
+/**
+ * A block of rows of a Spark ML vector column kept sparse (issue 45 item 1): compressed rows, row i's non-zeros at
+ * {@link #index}{@code [k]} with {@link #value}{@code [k]} for {@code k} in {@code [start(i), end(i))}, columns strictly
+ * increasing within a row. {@link RowAggregation} fills one per partition and hands it to an accumulator that takes
+ * sparse blocks ({@link RowAggregation.Accumulator#takesSparseBlocks}); the work per row is then its number of non-zeros,
+ * not d. The block is the aggregation's and is refilled after the call.
+ *
+ * <p>A row the dense reader would read as missing ({@link SparkVectors#features(InternalRow, int, SparkVectors.Kind)}: a
+ * null vector, another length, an index out of range; here also indices not strictly increasing) is held as one NaN
+ * at column 0, so the check pass ({@link SparkTable#check}) refuses it as it refuses a missing value. A dense vector in
+ * the column is held by its non-zeros.
+ */
+public final class SparseBlock {
+    private final int d;
+    private int rows;
+    private int[] start;
+    private int[] index;
+    private double[] value;
+    private int nnz;
+
+    SparseBlock(int d, int maxRows) {
+        this.d = d;
+        this.start = new int[maxRows + 1];
+        this.index = new int[1024];
+        this.value = new double[1024];
+    }
+
+    /** The number of features d. */
+    public int dimension() {
+        return d;
+    }
+
+    /** The number of rows in the block. */
+    public int rows() {
+        return rows;
+    }
+
+    /** The number of stored entries. */
+    public int storedEntries() {
+        return nnz;
+    }
+
+    /** Row i's first entry. */
+    public int start(int i) {
+        return start[i];
+    }
+
+    /** One past row i's last entry. */
+    public int end(int i) {
+        return start[i + 1];
+    }
+
+    /** The column of entry k. */
+    public int index(int k) {
+        return index[k];
+    }
+
+    /** The value of entry k. */
+    public double value(int k) {
+        return value[k];
+    }
+
+    /** The entries' values (the block's own array, {@code [0, storedEntries())} in use): scaled in place by a row map. */
+    double[] values() {
+        return value;
+    }
+
+    /** The rows' starts (the block's own array, {@code [0, rows()]} in use). */
+    int[] starts() {
+        return start;
+    }
+
+    /** Row i's non-zero values, a new array (the input of a norm). */
+    public double[] rowValues(int i) {
+        return Arrays.copyOfRange(value, start[i], start[i + 1]);
+    }
+
+    void clear() {
+        rows = 0;
+        nnz = 0;
+    }
+
+    /** Appends row {@code r}'s features (column 0, a Spark ML vector's internal struct). */
+    void append(InternalRow r) {
+        int at = nnz;
+        if (!read(r)) {
+            nnz = at;
+            put(0, Double.NaN);
+        }
+        start[++rows] = nnz;
+    }
+
+    private boolean read(InternalRow r) {
+        if (r.isNullAt(0)) {
+            return false;
+        }
+        InternalRow v = r.getStruct(0, 4);
+        ArrayData values = v.getArray(3);
+        if (v.getByte(0) == 1) {
+            if (values.numElements() != d) {
+                return false;
+            }
+            for (int j = 0; j < d; j++) {
+                double x = values.getDouble(j);
+                if (x != 0) { // NaN is kept
+                    put(j, x);
+                }
+            }
+            return true;
+        }
+        ArrayData idx = v.getArray(2);
+        int k = idx.numElements();
+        if (v.getInt(1) != d || values.numElements() != k) {
+            return false;
+        }
+        int last = -1;
+        for (int e = 0; e < k; e++) {
+            int j = idx.getInt(e);
+            if (j <= last || j >= d) {
+                return false;
+            }
+            last = j;
+            double x = values.getDouble(e);
+            if (x != 0) {
+                put(j, x);
+            }
+        }
+        return true;
+    }
+
+    private void put(int j, double x) {
+        if (nnz == index.length) {
+            index = Arrays.copyOf(index, 2 * nnz);
+            value = Arrays.copyOf(value, 2 * nnz);
+        }
+        index[nnz] = j;
+        value[nnz++] = x;
+    }
+}

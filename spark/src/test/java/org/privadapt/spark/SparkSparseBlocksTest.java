@@ -1,0 +1,178 @@
+package org.privadapt.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.privadapt.spark.SparkTestSupport.CLASSES;
+import static org.privadapt.spark.SparkTestSupport.assertRelativelyClose;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.privadapt.models.dp.ClassStatistics;
+
+/**
+ * Issue 45 item 1, sparse vectors stay sparse: a Spark ML vector column reaches the accumulators that take sparse
+ * blocks ({@link SparseBlock}: the check pass, ncm's class sums) as compressed rows, row scalings applied to the
+ * non-zeros, with the results the dense path gives the same rows; malformed vectors are refused as on the dense path.
+ */
+class SparkSparseBlocksTest {
+    static SparkSession spark;
+    static SparkTestSupport.Rows data;
+    static long nonZeros;
+
+    @BeforeAll
+    static void start() {
+        spark = SparkTestSupport.spark();
+        SplittableRandom r = new SplittableRandom(11);
+        int n = 300;
+        int d = 40;
+        double[][] x = new double[n][d];
+        String[] y = new String[n];
+        for (int i = 0; i < n; i++) {
+            y[i] = CLASSES.get(i % CLASSES.size());
+            for (int j = 0; j < d; j++) {
+                if (r.nextDouble() < 0.15) { // about 6 non-zeros a row, as a bag of words
+                    x[i][j] = (1 + r.nextInt(5)) * (1 + (i % CLASSES.size()) * (j % 3));
+                    nonZeros++;
+                }
+            }
+        }
+        data = new SparkTestSupport.Rows(x, y);
+    }
+
+    /** An accumulator that counts what reaches it, and refuses dense blocks: it sees which path the rows took. */
+    static final class Seen implements RowAggregation.Accumulator<Seen> {
+        private static final long serialVersionUID = 1L;
+        long rows;
+        long entries;
+        long blocks;
+        double sum;
+
+        @Override
+        public void add(double[] features, String label) {
+            throw new AssertionError("a dense row reached an accumulator that takes sparse blocks");
+        }
+
+        @Override
+        public boolean takesSparseBlocks() {
+            return true;
+        }
+
+        @Override
+        public void addSparseBlock(SparseBlock block, String[] labels) {
+            blocks++;
+            rows += block.rows();
+            entries += block.storedEntries();
+            for (int i = 0; i < block.rows(); i++) {
+                assertThat(labels[i]).isNotNull();
+                for (int k = block.start(i); k < block.end(i); k++) {
+                    assertThat(block.index(k)).isBetween(0, block.dimension() - 1);
+                    if (k > block.start(i)) {
+                        assertThat(block.index(k)).isGreaterThan(block.index(k - 1));
+                    }
+                    sum += block.value(k);
+                }
+            }
+        }
+
+        @Override
+        public void merge(Seen o) {
+            rows += o.rows;
+            entries += o.entries;
+            blocks += o.blocks;
+            sum += o.sum;
+        }
+    }
+
+    @Test
+    void sparseVectorsReachASparseAccumulatorAsTheirNonZeros() {
+        for (int partitions : new int[] {1, 3}) {
+            SparkTable table = data.vectors(spark, "sparse", partitions).withBlockMap("scale=2");
+            Seen seen = RowAggregation.aggregate(table, Seen::new);
+            assertThat(seen.rows).isEqualTo(data.labels().length);
+            assertThat(seen.entries).as("the non-zeros only").isEqualTo(nonZeros);
+            assertThat(seen.blocks).as("one block per partition (300 rows)").isEqualTo(partitions);
+            double dense = 0;
+            for (double[] x : data.rows()) {
+                for (double v : x) {
+                    dense += 2 * v;
+                }
+            }
+            assertThat(seen.sum).as("scaled by the block map").isCloseTo(dense, org.assertj.core.data.Offset.offset(1e-9 * dense));
+            // many rows: blocks of at most BLOCK_ROWS rows
+            Seen small = RowAggregation.aggregate(table, Seen::new, 7);
+            assertThat(small.blocks).isGreaterThanOrEqualTo((long) Math.ceil(300.0 / 7));
+            assertThat(small.rows).isEqualTo(300);
+        }
+    }
+
+    /** ncm's class sums (the sparse path) equal the dense path's on the same rows, under a row scaling, per partitioning. */
+    @Test
+    void ncmsClassSumsFromSparseBlocksEqualTheDenseOnes() {
+        for (int partitions : new int[] {1, 3}) {
+            ClassStatistics dense = SparkClassStatistics.ncmExact(data.vectors(spark, "array", partitions).withBlockMap("l2,scale=3"), CLASSES);
+            ClassStatistics sparse = SparkClassStatistics.ncmExact(data.vectors(spark, "sparse", partitions).withBlockMap("l2,scale=3"), CLASSES);
+            ClassStatistics denseVectors = SparkClassStatistics.ncmExact(data.vectors(spark, "dense", partitions), CLASSES);
+            ClassStatistics plainArrays = SparkClassStatistics.ncmExact(data.vectors(spark, "array", partitions), CLASSES);
+            assertThat(sparse.counts()).isEqualTo(dense.counts());
+            assertRelativelyClose(sparse.sums().data(), dense.sums().data(), 1e-13, partitions + " partitions: sparse vs dense sums");
+            assertRelativelyClose(denseVectors.sums().data(), plainArrays.sums().data(), 1e-13, "dense vectors (held by their non-zeros)");
+            assertThat(sparse.moment()).isNull();
+        }
+    }
+
+    /** A null vector, another size, indices out of range or not increasing, a NaN: refused by the check on both paths. */
+    @Test
+    void malformedVectorsAreRefusedAsOnTheDensePath() {
+        StructType vector = DataTypes.createStructType(List.of(
+                DataTypes.createStructField("type", DataTypes.ByteType, false),
+                DataTypes.createStructField("size", DataTypes.IntegerType, true),
+                DataTypes.createStructField("indices", DataTypes.createArrayType(DataTypes.IntegerType, false), true),
+                DataTypes.createStructField("values", DataTypes.createArrayType(DataTypes.DoubleType, false), true)));
+        StructType schema = DataTypes.createStructType(List.of(DataTypes.createStructField("x", vector, true),
+                DataTypes.createStructField("y", DataTypes.StringType, true)));
+        List<Row> good = List.of(sparse(5, new int[] {0, 3}, new double[] {1, 2}), sparse(5, new int[] {}, new double[] {}),
+                RowFactory.create((byte) 1, null, null, seq(new double[] {0, 1, 0, 0, 4})));
+        List<Row> bad = new ArrayList<>(List.of(sparse(6, new int[] {0}, new double[] {1}), sparse(5, new int[] {0, 5}, new double[] {1, 1}),
+                sparse(5, new int[] {3, 1}, new double[] {1, 1}), sparse(5, new int[] {2, 2}, new double[] {1, 1}),
+                sparse(5, new int[] {1}, new double[] {Double.NaN}), RowFactory.create((byte) 1, null, null, seq(new double[] {1, 2}))));
+        bad.add(null);
+        for (Row b : bad) {
+            List<Row> rows = new ArrayList<>();
+            for (Row g : good) {
+                rows.add(RowFactory.create(g, "a"));
+            }
+            rows.add(RowFactory.create(b, "b"));
+            SparkTable table = SparkVectors.table(spark.createDataFrame(rows, schema), "x", 5, "y");
+            SparkTable.Check sparse = table.check();
+            assertThat(sparse.rows()).isEqualTo(4);
+            assertThat(sparse.nonFiniteRows()).as("sparse path, " + b).isEqualTo(1);
+            // the dense path (a row map: the accumulator gets dense rows) reads the same row as missing
+            SparkTable.Check dense = checkDense(table);
+            assertThat(dense.nonFiniteRows()).as("dense path, " + b).isEqualTo(1);
+        }
+    }
+
+    private static SparkTable.Check checkDense(SparkTable table) {
+        SparkTable.Counter c = RowAggregation.aggregate(table, x -> x, () -> new SparkTable.Counter(true));
+        return c.result();
+    }
+
+    private static Row sparse(int size, int[] idx, double[] val) {
+        List<Integer> i = new ArrayList<>();
+        for (int v : idx) {
+            i.add(v);
+        }
+        return RowFactory.create((byte) 0, size, scala.jdk.javaapi.CollectionConverters.asScala(i).toSeq(), seq(val));
+    }
+
+    private static Object seq(double[] v) {
+        return scala.collection.immutable.ArraySeq.unsafeWrapArray(v.clone());
+    }
+}
