@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.privadapt.math.DenseMatrix;
+import org.privadapt.math.FeatureMatrix;
 import org.privadapt.methods.artifacts.Artifact;
 import org.privadapt.methods.artifacts.ArtifactException;
 import org.privadapt.methods.prima.SourceModel;
@@ -27,7 +28,7 @@ public final class SparkEvaluation {
             throw new IllegalArgumentException("the target has " + target.dimension() + " features; the model is for " + model.sizes()[0]);
         }
         SparkDpGd.Params params = SparkDpGd.Params.of(model);
-        return count(target, model.classNames(), () -> {
+        return count(target, model.classNames(), true, () -> { // a network predicts a sparse block as it is
             org.privadapt.models.nn.Network net = params.network();
             return net::predict;
         });
@@ -53,11 +54,11 @@ public final class SparkEvaluation {
         List<String> names = List.copyOf(model.classNames());
         double[] mapData = map == null ? null : map.data().clone();
         int mapRows = map == null ? 0 : map.rows();
-        return count(target, names, () -> {
+        return count(target, names, false, () -> {
             org.privadapt.models.LogisticRegression m = new org.privadapt.models.LogisticRegression(
                     new DenseMatrix(mapped, k, w), b, names);
             DenseMatrix a = mapData == null ? null : new DenseMatrix(mapRows, mapped, mapData);
-            return block -> m.predict(a == null ? block : org.privadapt.math.LinAlg.multiply(block, a));
+            return block -> m.predict(a == null ? block : org.privadapt.math.LinAlg.multiply(block.toDense(), a));
         });
     }
 
@@ -70,26 +71,27 @@ public final class SparkEvaluation {
             throw new IllegalArgumentException("the target has " + target.dimension() + " features; the model is for " + model.dimension());
         }
         byte[] artifact = model.toArtifact(runId).toBytes();
-        return count(target, model.classNames(), () -> {
+        return count(target, model.classNames(), false, () -> {
             SourceModel m;
             try {
                 m = SourceModel.fromArtifact(Artifact.parse("model", artifact, "model"), "model");
             } catch (ArtifactException e) {
                 throw new IllegalStateException("the model's artifact did not parse on an executor: " + e.getMessage(), e);
             }
-            return m::predict;
+            return block -> m.predict(block.toDense());
         });
     }
 
     /** Builds, on an executor, the predictor of blocks of rows. */
     @FunctionalInterface
     interface Predictors extends java.io.Serializable {
-        java.util.function.Function<DenseMatrix, int[]> make();
+        java.util.function.Function<FeatureMatrix, int[]> make();
     }
 
-    private static long[] count(SparkTable target, List<String> names, Predictors predictors) {
+    /** {@code sparse}: the predictor takes a sparse block ({@link SparseBlock#toCsr}) as it is, at its non-zeros' cost. */
+    private static long[] count(SparkTable target, List<String> names, boolean sparse, Predictors predictors) {
         List<String> classes = List.copyOf(names);
-        CountAcc total = RowAggregation.aggregate(target, () -> new CountAcc(classes, predictors));
+        CountAcc total = RowAggregation.aggregate(target, () -> new CountAcc(classes, predictors, sparse));
         if (total.outside > 0) {
             throw new IllegalArgumentException(total.outside + " target row(s) have a label outside the model's classes " + names);
         }
@@ -104,15 +106,17 @@ public final class SparkEvaluation {
         private static final long serialVersionUID = 1L;
         private final List<String> names;
         private final Predictors predictors;
-        private transient java.util.function.Function<DenseMatrix, int[]> model;
+        private final boolean sparse;
+        private transient java.util.function.Function<FeatureMatrix, int[]> model;
         private transient Map<String, Integer> index;
         long correct;
         long rows;
         long outside;
 
-        CountAcc(List<String> names, Predictors predictors) {
+        CountAcc(List<String> names, Predictors predictors, boolean sparse) {
             this.names = names;
             this.predictors = predictors;
+            this.sparse = sparse;
         }
 
         @Override
@@ -122,6 +126,20 @@ public final class SparkEvaluation {
 
         @Override
         public void addBlock(double[][] block, String[] labels, int m) {
+            tally(predictor().apply(DenseMatrix.fromRows(java.util.Arrays.copyOf(block, m))), labels, m);
+        }
+
+        @Override
+        public boolean takesSparseBlocks() {
+            return sparse;
+        }
+
+        @Override
+        public void addSparseBlock(SparseBlock block, String[] labels) {
+            tally(predictor().apply(block.toCsr()), labels, block.rows());
+        }
+
+        private java.util.function.Function<FeatureMatrix, int[]> predictor() {
             if (model == null) {
                 model = predictors.make();
                 index = new HashMap<>();
@@ -129,7 +147,10 @@ public final class SparkEvaluation {
                     index.put(names.get(c), c);
                 }
             }
-            int[] pred = model.apply(DenseMatrix.fromRows(java.util.Arrays.copyOf(block, m)));
+            return model;
+        }
+
+        private void tally(int[] pred, String[] labels, int m) {
             for (int i = 0; i < m; i++) {
                 Integer c = labels == null || labels[i] == null ? null : index.get(labels[i]);
                 if (c == null) {

@@ -81,6 +81,11 @@ public final class SparseBlock {
         return Arrays.copyOfRange(value, start[i], start[i + 1]);
     }
 
+    /** The block as a compressed-row matrix (copies of the rows in use). */
+    public org.privadapt.math.CsrMatrix toCsr() {
+        return new org.privadapt.math.CsrMatrix(rows, d, Arrays.copyOf(start, rows + 1), Arrays.copyOf(index, nnz), Arrays.copyOf(value, nnz));
+    }
+
     void clear() {
         rows = 0;
         nnz = 0;

@@ -127,6 +127,20 @@ class SparkSparseBlocksTest {
         }
     }
 
+    /** A network's predictions of sparse blocks (at the non-zeros' cost) count as the dense path's. */
+    @Test
+    void aNetworksPredictionsFromSparseBlocksCountAsTheDenseOnes() {
+        for (int hidden : new int[] {0, 5}) {
+            org.privadapt.models.nn.Network net = org.privadapt.models.nn.Network.create(data.rows()[0].length,
+                    hidden == 0 ? new int[] {} : new int[] {hidden}, org.privadapt.models.nn.Activation.RELU, CLASSES, 3 + hidden);
+            long[] dense = SparkEvaluation.correct(data.vectors(spark, "array", 2).withBlockMap("l2"), net);
+            long[] sparse = SparkEvaluation.correct(data.vectors(spark, "sparse", 2).withBlockMap("l2"), net);
+            assertThat(sparse).as(hidden + " hidden units").containsExactly(dense);
+            assertThat(dense[1]).isEqualTo(300);
+            assertThat(dense[0]).as("a non-trivial count").isBetween(1L, 299L);
+        }
+    }
+
     /** A null vector, another size, indices out of range or not increasing, a NaN: refused by the check on both paths. */
     @Test
     void malformedVectorsAreRefusedAsOnTheDensePath() {
