@@ -42,6 +42,19 @@ public final class SparkRowSums {
             sums.addAll(block);
         }
 
+        /** A sparse vector column's rows as they are: the statistics take a sparse block at its non-zeros' cost. */
+        @Override
+        public boolean takesSparseBlocks() {
+            return true;
+        }
+
+        @Override
+        public void addSparseBlock(SparseBlock rows, String[] labels) {
+            double[] block = new double[statistic.length()];
+            statistic.add(rows.toCsr(), block);
+            sums.addAll(block);
+        }
+
         @Override
         public void merge(Acc other) {
             sums.merge(other.sums);

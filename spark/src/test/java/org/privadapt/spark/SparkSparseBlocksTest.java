@@ -141,6 +141,26 @@ class SparkSparseBlocksTest {
         }
     }
 
+    /** map-prototypes from sums over sparse blocks (no row densified) refines as from the dense rows, centred or not. */
+    @Test
+    void theRefinementFromSparseBlocksEqualsTheDenseOne() {
+        int d = data.rows()[0].length;
+        org.privadapt.models.nn.Network net = org.privadapt.models.nn.Network.create(d, new int[] {}, org.privadapt.models.nn.Activation.RELU,
+                CLASSES, 17);
+        SparkTable dense = data.vectors(spark, "array", 2).withBlockMap("l2,scale=6");
+        SparkTable sparse = data.vectors(spark, "sparse", 2).withBlockMap("l2,scale=6");
+        double[] relevance = {10, 10, 10};
+        for (boolean centre : new boolean[] {false, true}) {
+            org.privadapt.models.uda.MapPrototypeSums.Refined a = org.privadapt.models.uda.MapPrototypeSums.refine(net,
+                    st -> SparkRowSums.sum(dense, st), centre, relevance, 2.0, 2);
+            org.privadapt.models.uda.MapPrototypeSums.Refined b = org.privadapt.models.uda.MapPrototypeSums.refine(net,
+                    st -> SparkRowSums.sum(sparse, st), centre, relevance, 2.0, 2);
+            assertThat(b.beta()).isCloseTo(a.beta(), org.assertj.core.data.Offset.offset(1e-9 * Math.abs(a.beta())));
+            assertRelativelyClose(b.model().weights(0).data(), a.model().weights(0).data(), 1e-9, "refined weights, centre " + centre);
+            assertRelativelyClose(b.model().bias(0), a.model().bias(0), 1e-9, "refined bias, centre " + centre);
+        }
+    }
+
     /** A null vector, another size, indices out of range or not increasing, a NaN: refused by the check on both paths. */
     @Test
     void malformedVectorsAreRefusedAsOnTheDensePath() {

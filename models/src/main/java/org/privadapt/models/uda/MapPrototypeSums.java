@@ -3,7 +3,9 @@ package org.privadapt.models.uda;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
+import org.privadapt.math.CsrMatrix;
 import org.privadapt.math.DenseMatrix;
+import org.privadapt.math.FeatureMatrix;
 import org.privadapt.models.nn.Activation;
 import org.privadapt.models.nn.Network;
 
@@ -33,8 +35,11 @@ public final class MapPrototypeSums {
     public interface BlockStatistic extends Serializable {
         int length();
 
-        /** Adds this block's statistic (the rows of {@code block}, m x d) into {@code into}. */
-        void add(DenseMatrix block, double[] into);
+        /**
+         * Adds this block's statistic (the rows of {@code block}, m x d) into {@code into}: a dense block, or a sparse one
+         * ({@link CsrMatrix}: the same statistic at the cost of its non-zeros, {@link SparseUnitRows}).
+         */
+        void add(FeatureMatrix block, double[] into);
     }
 
     /** Sums a statistic over every row of the target (in blocks, in any order). */
@@ -111,7 +116,15 @@ public final class MapPrototypeSums {
         }
 
         @Override
-        public void add(DenseMatrix block, double[] into) {
+        public void add(FeatureMatrix rows, double[] into) {
+            if (rows instanceof CsrMatrix x) {
+                for (int k = 0; k < x.storedEntries(); k++) {
+                    into[x.colIndexAt(k)] += x.valueAt(k);
+                }
+                into[d] += x.rows();
+                return;
+            }
+            DenseMatrix block = rows.toDense();
             int m = block.rows();
             double[] a = block.data();
             for (int j = 0; j < d; j++) {
@@ -137,8 +150,10 @@ public final class MapPrototypeSums {
         }
 
         @Override
-        public void add(DenseMatrix block, double[] into) {
-            DenseMatrix cos = unitCentred(block, mean).multiply(new DenseMatrix(d, k, directions));
+        public void add(FeatureMatrix block, double[] into) {
+            DenseMatrix dirs = new DenseMatrix(d, k, directions);
+            DenseMatrix cos = block instanceof CsrMatrix x ? new SparseUnitRows(x, mean).times(dirs)
+                    : unitCentred(block.toDense(), mean).multiply(dirs);
             into[0] += ReceivedPosteriors.rowCentredSumOfSquares(cos); // as inverseTemperature sums it
             into[1] += cos.rows();
         }
@@ -156,10 +171,18 @@ public final class MapPrototypeSums {
         }
 
         @Override
-        public void add(DenseMatrix block, double[] into) {
-            DenseMatrix unit = unitCentred(block, mean);
-            DenseMatrix gamma = MapPrototypes.assignments(unit.multiply(new DenseMatrix(d, k, directions)), beta);
-            addWeightedSums(unit, gamma, into);
+        public void add(FeatureMatrix block, double[] into) {
+            DenseMatrix dirs = new DenseMatrix(d, k, directions);
+            DenseMatrix gamma;
+            if (block instanceof CsrMatrix x) {
+                SparseUnitRows unit = new SparseUnitRows(x, mean);
+                gamma = MapPrototypes.assignments(unit.times(dirs), beta);
+                unit.addWeightedSums(gamma, into);
+            } else {
+                DenseMatrix unit = unitCentred(block.toDense(), mean);
+                gamma = MapPrototypes.assignments(unit.multiply(dirs), beta);
+                addWeightedSums(unit, gamma, into);
+            }
             for (int c = 0; c < k; c++) {
                 double s = 0;
                 for (int i = 0; i < gamma.rows(); i++) {
@@ -183,7 +206,7 @@ public final class MapPrototypeSums {
         }
 
         @Override
-        public void add(DenseMatrix block, double[] into) {
+        public void add(FeatureMatrix block, double[] into) {
             List<DenseMatrix> w = new ArrayList<>();
             List<double[]> b = new ArrayList<>();
             for (int l = 0; l < weights.length; l++) {
@@ -191,7 +214,11 @@ public final class MapPrototypeSums {
                 b.add(biases[l]);
             }
             DenseMatrix p = Network.fromParameters(sizes, hidden, w, b, classNames).predictProba(block);
-            addWeightedSums(unitCentred(block, mean), p, into);
+            if (block instanceof CsrMatrix x) {
+                new SparseUnitRows(x, mean).addWeightedSums(p, into);
+            } else {
+                addWeightedSums(unitCentred(block.toDense(), mean), p, into);
+            }
         }
 
         private static double[][] weightsOf(Network net) {
