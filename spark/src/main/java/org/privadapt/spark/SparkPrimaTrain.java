@@ -225,6 +225,19 @@ public final class SparkPrimaTrain {
             }
         }
 
+        /** Reads the labels only: a vector column's rows need not be densified. */
+        @Override
+        public boolean takesSparseBlocks() {
+            return true;
+        }
+
+        @Override
+        public void addSparseBlock(SparseBlock rows, String[] labels) {
+            for (int i = 0; i < rows.rows(); i++) {
+                add(null, labels == null ? null : labels[i]);
+            }
+        }
+
         @Override
         public void merge(Outside o) {
             count += o.count;

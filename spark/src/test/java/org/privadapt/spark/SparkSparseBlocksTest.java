@@ -125,6 +125,8 @@ class SparkSparseBlocksTest {
             assertRelativelyClose(denseVectors.sums().data(), plainArrays.sums().data(), 1e-13, "dense vectors (held by their non-zeros)");
             assertThat(sparse.moment()).isNull();
         }
+        // the labels-only pass (labels outside the classes) reads sparse blocks too
+        assertThat(SparkPrimaTrain.outsideClasses(data.vectors(spark, "sparse", 2), List.of("a", "b"))).isEqualTo(100);
     }
 
     /** A network's predictions of sparse blocks (at the non-zeros' cost) count as the dense path's. */
