@@ -312,7 +312,8 @@ public final class SparkRowEngine implements RowEngine {
                                                              List<String> classes, org.privadapt.privacy.noise.NoiseSource noise)
                 throws DataException {
             requireClasses(classes);
-            return org.privadapt.spark.SparkDpSgd.train(plan, checked(), classes, noise);
+            // the rows as the aggregates read them: a sparse vector column is cached by its non-zeros
+            return org.privadapt.spark.SparkDpSgd.train(plan, checkedAggregated(), classes, noise);
         }
 
         @Override

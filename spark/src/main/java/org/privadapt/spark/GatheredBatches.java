@@ -144,7 +144,7 @@ final class GatheredBatches implements PoissonBatches.Lookahead {
                 y = Arrays.copyOf(y, base + k);
                 for (int t = 0; t < k; t++) {
                     int local = (int) (wanted[lo + t] - off);
-                    System.arraycopy(b.rowMajor(), local * d, x, (base + t) * d, d);
+                    b.copyRow(local, x, (base + t) * d);
                     y[base + t] = b.codes()[local];
                 }
                 off += b.rows();

@@ -50,14 +50,49 @@ public final class SparkDpSgd {
     private SparkDpSgd() {
     }
 
-    /** A partition's rows as one primitive block: row-major features and the labels' codes (-1: outside the classes). */
-    record Block(int rows, int d, double[] rowMajor, int[] codes) implements Serializable {
+    /**
+     * A partition's rows as one primitive block: the labels' codes (-1: outside the classes) and the features, row-major
+     * ({@code rowMajor}), or compressed rows for a sparse vector column ({@code rowStart}, {@code indices},
+     * {@code values}; {@code rowMajor} null), so that the cache holds the non-zeros, not n d values. A step's batch is
+     * made dense when it is gathered ({@link #copyRow}).
+     */
+    record Block(int rows, int d, double[] rowMajor, int[] codes, int[] rowStart, int[] indices, double[] values) implements Serializable {
+        /** Writes row {@code local}'s d features into {@code into} from {@code at} (zeros where a sparse row has none). */
+        void copyRow(int local, double[] into, int at) {
+            if (rowMajor != null) {
+                System.arraycopy(rowMajor, local * d, into, at, d);
+                return;
+            }
+            java.util.Arrays.fill(into, at, at + d, 0.0);
+            for (int k = rowStart[local]; k < rowStart[local + 1]; k++) {
+                into[at + indices[k]] = values[k];
+            }
+        }
+
+        /** Whether row i's features are all finite. */
+        boolean finiteRow(int i) {
+            double[] x = rowMajor != null ? rowMajor : values;
+            int from = rowMajor != null ? i * d : rowStart[i];
+            int to = rowMajor != null ? from + d : rowStart[i + 1];
+            for (int j = from; j < to; j++) {
+                if (!Double.isFinite(x[j])) {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     /** A block's code for a label outside the classes. */
     static final int OUTSIDE = -1;
     /** A block's code for a missing label. */
     static final int MISSING = -2;
+
+    /** A label's code: its position in the classes, {@link #OUTSIDE} or {@link #MISSING}. */
+    private static int code(String label, Map<String, Integer> index) {
+        Integer c = label == null ? null : index.get(label);
+        return label == null ? MISSING : c == null ? OUTSIDE : c;
+    }
 
     /** The table cached on the executors as blocks, with each partition's offset in the table's order. */
     public record Cached(JavaRDD<Block> blocks, long[] offsets, long rows, int dimension) implements AutoCloseable {
@@ -82,30 +117,55 @@ public final class SparkDpSgd {
         for (int c = 0; c < classes.size(); c++) {
             index.put(classes.get(c), c);
         }
-        if (table.blockMap() != null) {
-            throw new IllegalArgumentException("DP-SGD reads the rows themselves: apply the preprocessing with SparkPreprocessing");
-        }
-        // Spark's internal rows, read with their typed accessors (an array<double> or a vector column: no boxing)
+        // Spark's internal rows, read with their typed accessors (an array<double> or a vector column: no boxing); a
+        // table's block map (its row-local preprocessing) applied as the aggregates apply it; a vector column whose
+        // preprocessing is row scalings only is cached sparse (its non-zeros)
         JavaRDD<InternalRow> rows = InternalRows.of(table);
         SparkVectors.Kind kind = SparkVectors.kind(table);
+        String blockMap = table.blockMap();
+        boolean sparse = kind == SparkVectors.Kind.VECTOR
+                && (blockMap == null || org.privadapt.data.preprocess.Preprocessing.parse(blockMap).rowScalingsOnly());
         JavaRDD<Block> blocks = rows.mapPartitions((Iterator<InternalRow> it) -> {
-            List<double[]> xs = new ArrayList<>();
-            List<Integer> ys = new ArrayList<>();
-            while (it.hasNext()) {
-                InternalRow r = it.next();
-                xs.add(SparkVectors.features(r, d, kind));
-                String label = r.isNullAt(1) ? null : r.getUTF8String(1).toString();
-                Integer c = label == null ? null : index.get(label);
-                ys.add(label == null ? MISSING : c == null ? OUTSIDE : c);
-            }
-            double[] flat = new double[xs.size() * d];
-            int[] codes = new int[xs.size()];
-            for (int i = 0; i < xs.size(); i++) {
-                System.arraycopy(xs.get(i), 0, flat, i * d, d);
-                codes[i] = ys.get(i);
+            org.privadapt.data.preprocess.Preprocessing steps = blockMap == null ? null : org.privadapt.data.preprocess.Preprocessing.parse(blockMap);
+            java.util.stream.IntStream.Builder ys = java.util.stream.IntStream.builder();
+            InternalRows.Labels names = new InternalRows.Labels();
+            Block block;
+            if (sparse) {
+                SparseBlock b = new SparseBlock(d, 1024);
+                while (it.hasNext()) {
+                    InternalRow r = it.next();
+                    b.append(r);
+                    ys.add(code(names.of(r), index));
+                }
+                if (steps != null) {
+                    steps.scaleSparseRowsInPlace(b.rows(), b.starts(), b.values());
+                }
+                block = new Block(b.rows(), d, null, ys.build().toArray(), b.startsCopy(), b.indicesCopy(), b.valuesCopy());
+            } else {
+                List<double[]> xs = new ArrayList<>();
+                int chunk = RowAggregation.blockRows(d);
+                double[][] pending = new double[chunk][];
+                int m = 0;
+                while (it.hasNext()) {
+                    InternalRow r = it.next();
+                    pending[m++] = SparkVectors.features(r, d, kind);
+                    ys.add(code(names.of(r), index));
+                    if (m == chunk || !it.hasNext()) {
+                        double[][] mapped = RowAggregation.mapped(steps, pending, m, d);
+                        for (int i = 0; i < m; i++) {
+                            xs.add(mapped[i]);
+                        }
+                        m = 0;
+                    }
+                }
+                double[] flat = new double[xs.size() * d];
+                for (int i = 0; i < xs.size(); i++) {
+                    System.arraycopy(xs.get(i), 0, flat, i * d, d);
+                }
+                block = new Block(xs.size(), d, flat, ys.build().toArray(), null, null, null);
             }
             List<Block> one = new ArrayList<>(1);
-            one.add(new Block(codes.length, d, flat, codes));
+            one.add(block);
             return one.iterator();
         }, true).persist(level);
         List<Tuple2<Integer, long[]>> sizes = new ArrayList<>(blocks.mapPartitionsWithIndex((Integer p, Iterator<Block> it) -> {
@@ -120,13 +180,9 @@ public final class SparkDpSgd {
                     unknown += c == OUTSIDE ? 1 : 0;
                     missing += c == MISSING ? 1 : 0;
                 }
-                double[] x = b.rowMajor();
                 for (int i = 0; i < b.rows(); i++) {
-                    for (int j = i * b.d(), end = j + b.d(); j < end; j++) {
-                        if (!Double.isFinite(x[j])) {
-                            nonFinite++;
-                            break;
-                        }
+                    if (!b.finiteRow(i)) {
+                        nonFinite++;
                     }
                 }
             }
@@ -272,7 +328,7 @@ public final class SparkDpSgd {
                     int[] y = new int[k];
                     for (int t = 0; t < k; t++) {
                         int local = (int) (sampled[lo + t] - off);
-                        System.arraycopy(b.rowMajor(), local * d, x, t * d, d);
+                        b.copyRow(local, x, t * d);
                         y[t] = b.codes()[local];
                     }
                     part.add(query.sum(DenseMatrix.fromRowMajor(k, d, x), y));

@@ -24,9 +24,10 @@ public final class SparseBlock {
     private double[] value;
     private int nnz;
 
-    SparseBlock(int d, int maxRows) {
+    /** An empty block of rows of d features, room for {@code rows} rows to begin with (it grows). */
+    SparseBlock(int d, int rows) {
         this.d = d;
-        this.start = new int[maxRows + 1];
+        this.start = new int[Math.max(1, rows) + 1];
         this.index = new int[1024];
         this.value = new double[1024];
     }
@@ -86,6 +87,21 @@ public final class SparseBlock {
         return new org.privadapt.math.CsrMatrix(rows, d, Arrays.copyOf(start, rows + 1), Arrays.copyOf(index, nnz), Arrays.copyOf(value, nnz));
     }
 
+    /** The rows' starts, trimmed ({@code rows() + 1} entries, a copy). */
+    int[] startsCopy() {
+        return Arrays.copyOf(start, rows + 1);
+    }
+
+    /** The entries' columns, trimmed (a copy). */
+    int[] indicesCopy() {
+        return Arrays.copyOf(index, nnz);
+    }
+
+    /** The entries' values, trimmed (a copy). */
+    double[] valuesCopy() {
+        return Arrays.copyOf(value, nnz);
+    }
+
     void clear() {
         rows = 0;
         nnz = 0;
@@ -97,6 +113,9 @@ public final class SparseBlock {
         if (!read(r)) {
             nnz = at;
             put(0, Double.NaN);
+        }
+        if (rows + 1 == start.length) {
+            start = Arrays.copyOf(start, 2 * start.length);
         }
         start[++rows] = nnz;
     }
