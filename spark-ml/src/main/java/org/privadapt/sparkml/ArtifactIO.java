@@ -77,4 +77,21 @@ final class ArtifactIO {
     static void setParams(DefaultParamsReader.Metadata m, Params stage) {
         m.getAndSetParams(stage, m.getAndSetParams$default$2());
     }
+
+    /**
+     * The reader of a model stage of class {@code type} written by {@link Writer}: its artifact (of {@code kind}) made
+     * into the stage by {@code make} (uid, artifact), then its Params set from Spark ML's metadata.
+     */
+    static <M extends Params> org.apache.spark.ml.util.MLReader<M> reader(Class<M> type, String kind,
+            java.util.function.BiFunction<String, Artifact, M> make) {
+        return new org.apache.spark.ml.util.MLReader<>() {
+            @Override
+            public M load(String path) {
+                DefaultParamsReader.Metadata m = metadata(sparkSession(), path, type.getName());
+                M stage = make.apply(m.uid(), artifact(sparkSession(), path, kind));
+                setParams(m, stage);
+                return stage;
+            }
+        };
+    }
 }

@@ -3,7 +3,6 @@ package org.privadapt.sparkml;
 import org.apache.spark.ml.Model;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
-import org.apache.spark.ml.util.DefaultParamsReader;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.ml.util.MLWritable;
 import org.apache.spark.ml.util.MLWriter;
@@ -115,15 +114,7 @@ public final class DpTargetOnlyRegressionModel extends Model<DpTargetOnlyRegress
     }
 
     public static MLReader<DpTargetOnlyRegressionModel> read() {
-        return new MLReader<>() {
-            @Override
-            public DpTargetOnlyRegressionModel load(String path) {
-                DefaultParamsReader.Metadata m = ArtifactIO.metadata(sparkSession(), path, DpTargetOnlyRegressionModel.class.getName());
-                DpTargetOnlyRegressionModel model = new DpTargetOnlyRegressionModel(m.uid(), ArtifactIO.artifact(sparkSession(), path, "model"));
-                ArtifactIO.setParams(m, model);
-                return model;
-            }
-        };
+        return ArtifactIO.reader(DpTargetOnlyRegressionModel.class, "model", DpTargetOnlyRegressionModel::new);
     }
 
     public static DpTargetOnlyRegressionModel load(String path) {

@@ -4,7 +4,6 @@ import java.util.List;
 import org.apache.spark.ml.Model;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
-import org.apache.spark.ml.util.DefaultParamsReader;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.ml.util.MLWritable;
 import org.apache.spark.ml.util.MLWriter;
@@ -118,15 +117,7 @@ public final class PrimaSourceClassifier extends Model<PrimaSourceClassifier> im
     }
 
     public static MLReader<PrimaSourceClassifier> read() {
-        return new MLReader<>() {
-            @Override
-            public PrimaSourceClassifier load(String path) {
-                DefaultParamsReader.Metadata m = ArtifactIO.metadata(sparkSession(), path, PrimaSourceClassifier.class.getName());
-                PrimaSourceClassifier c = new PrimaSourceClassifier(m.uid(), ArtifactIO.artifact(sparkSession(), path, "model"));
-                ArtifactIO.setParams(m, c);
-                return c;
-            }
-        };
+        return ArtifactIO.reader(PrimaSourceClassifier.class, "model", PrimaSourceClassifier::new);
     }
 
     public static PrimaSourceClassifier load(String path) {

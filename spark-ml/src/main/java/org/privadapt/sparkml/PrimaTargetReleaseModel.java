@@ -3,7 +3,6 @@ package org.privadapt.sparkml;
 import org.apache.spark.ml.Model;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
-import org.apache.spark.ml.util.DefaultParamsReader;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.ml.util.MLWritable;
 import org.apache.spark.ml.util.MLWriter;
@@ -92,15 +91,7 @@ public final class PrimaTargetReleaseModel extends Model<PrimaTargetReleaseModel
     }
 
     public static MLReader<PrimaTargetReleaseModel> read() {
-        return new MLReader<>() {
-            @Override
-            public PrimaTargetReleaseModel load(String path) {
-                DefaultParamsReader.Metadata m = ArtifactIO.metadata(sparkSession(), path, PrimaTargetReleaseModel.class.getName());
-                PrimaTargetReleaseModel model = new PrimaTargetReleaseModel(m.uid(), ArtifactIO.artifact(sparkSession(), path, "release"));
-                ArtifactIO.setParams(m, model);
-                return model;
-            }
-        };
+        return ArtifactIO.reader(PrimaTargetReleaseModel.class, "release", PrimaTargetReleaseModel::new);
     }
 
     public static PrimaTargetReleaseModel load(String path) {
