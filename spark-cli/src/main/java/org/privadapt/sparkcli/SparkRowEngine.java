@@ -269,7 +269,8 @@ public final class SparkRowEngine implements RowEngine {
                                                                   PrivacySession session, String runId, String preprocessing)
                 throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
             requireClasses(classes);
-            return org.privadapt.spark.SparkDpot.release(checked(), classes, cfg, session, runId, preprocessing);
+            // the rows as the aggregates read them: a sparse vector column projected by its non-zeros
+            return org.privadapt.spark.SparkDpot.release(checkedAggregated(), classes, cfg, session, runId, preprocessing);
         }
 
         @Override

@@ -183,21 +183,23 @@ public final class SparkClassStatistics {
             }
         }
 
-        /** Without the second moment (ncm's class sums): the rows' non-zeros only. */
+        /** The rows' non-zeros only: the class sums by column, the second moment (lda) by pairs of non-zeros. */
         @Override
         public boolean takesSparseBlocks() {
-            return moment == null;
+            return true;
         }
 
         /**
          * The same sums from the rows' non-zeros: each row's norm (the dense row's sum of squares: a zero adds nothing)
          * normalises or clips its non-zeros as {@link ClassStatistics#normaliseRow} or {@link ClassStatistics#clipRow}
-         * would, and they are added at their columns, in row order, as the dense block adds them.
+         * would, and they are added at their columns, in row order, as the dense block adds them; the second moment's
+         * upper triangle gets each pair of a row's non-zeros (the dense kernel's products, without its zeros).
          */
         @Override
         public void addSparseBlock(SparseBlock block, String[] labels) {
             int k = counts.length;
             double[] s = new double[k * d];
+            double[] g = moment == null ? null : new double[Triangles.size(d)];
             boolean any = false;
             for (int i = 0; i < block.rows(); i++) {
                 int c = code(labels[i]);
@@ -209,12 +211,25 @@ public final class SparkClassStatistics {
                 any = true;
                 double[] v = block.rowValues(i);
                 double[] z = Double.isNaN(rowBound) ? ClassStatistics.normaliseRow(v) : ClassStatistics.clipRow(v, rowBound);
+                int from = block.start(i);
                 for (int e = 0, off = c * d; e < z.length; e++) {
-                    s[off + block.index(block.start(i) + e)] += z[e];
+                    s[off + block.index(from + e)] += z[e];
+                }
+                if (g != null) {
+                    for (int b = 0; b < z.length; b++) {
+                        int q = block.index(from + b);
+                        int t = (int) ((long) q * (q + 1) / 2);
+                        for (int a = 0; a <= b; a++) {
+                            g[t + block.index(from + a)] += z[a] * z[b];
+                        }
+                    }
                 }
             }
             if (any) {
                 BlockSums.addTo(sums, 0, s);
+                if (g != null) {
+                    BlockSums.addTo(moment, 0, g);
+                }
             }
         }
 

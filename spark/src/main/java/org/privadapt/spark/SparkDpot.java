@@ -119,20 +119,42 @@ public final class SparkDpot {
         SparkVectors.Kind kind = SparkVectors.kind(source);
         JavaRDD<InternalRow> rdd = InternalRows.of(source);
         int blockRows = Math.min(BLOCK, RowAggregation.blockRows(d)); // wide rows: fewer per block
+        String blockMap = source.blockMap();
+        boolean sparse = kind == SparkVectors.Kind.VECTOR
+                && (blockMap == null || org.privadapt.data.preprocess.Preprocessing.parse(blockMap).rowScalingsOnly());
         List<Tuple3<Integer, int[], double[]>> parts = new ArrayList<>(rdd.mapPartitionsWithIndex((Integer part, Iterator<InternalRow> it) -> {
             DenseMatrix mm = new DenseMatrix(d, l, mData);
             IntList codes = new IntList();
             List<double[]> blocks = new ArrayList<>();
-            List<double[]> pending = new ArrayList<>(blockRows);
-            while (it.hasNext()) {
-                InternalRow r = it.next();
-                pending.add(SparkVectors.features(r, d, kind));
-                codes.add(index.get(InternalRows.label(r)));
-                if (pending.size() == blockRows || !it.hasNext()) {
-                    DenseMatrix block = DenseMatrix.fromRows(pending.toArray(new double[0][]));
-                    DenseMatrix projected = (Double.isNaN(clip) ? block : Dpot.clipRows(block, clip)).multiply(mm);
-                    blocks.add(rowMajor(projected));
-                    pending.clear();
+            org.privadapt.data.preprocess.Preprocessing steps = blockMap == null ? null : org.privadapt.data.preprocess.Preprocessing.parse(blockMap);
+            if (sparse) { // a vector column's rows by their non-zeros: the product costs the non-zeros times l
+                SparseBlock pending = new SparseBlock(d, BLOCK);
+                InternalRows.Labels labels = new InternalRows.Labels();
+                while (it.hasNext()) {
+                    InternalRow r = it.next();
+                    pending.append(r);
+                    codes.add(index.get(labels.of(r)));
+                    if (pending.rows() == BLOCK || pending.storedEntries() >= RowAggregation.BLOCK_VALUES || !it.hasNext()) {
+                        if (steps != null) {
+                            steps.scaleSparseRowsInPlace(pending.rows(), pending.starts(), pending.values());
+                        }
+                        org.privadapt.math.FeatureMatrix block = pending.toCsr();
+                        blocks.add(rowMajor((Double.isNaN(clip) ? block : Dpot.clipRows(block, clip)).multiply(mm)));
+                        pending.clear();
+                    }
+                }
+            } else {
+                double[][] pending = new double[blockRows][];
+                int k = 0;
+                while (it.hasNext()) {
+                    InternalRow r = it.next();
+                    pending[k++] = SparkVectors.features(r, d, kind);
+                    codes.add(index.get(InternalRows.label(r)));
+                    if (k == blockRows || !it.hasNext()) {
+                        DenseMatrix block = DenseMatrix.fromRows(java.util.Arrays.copyOf(RowAggregation.mapped(steps, pending, k, d), k));
+                        blocks.add(rowMajor((Double.isNaN(clip) ? block : Dpot.clipRows(block, clip)).multiply(mm)));
+                        k = 0;
+                    }
                 }
             }
             double[] all = new double[codes.size() * l];

@@ -139,6 +139,10 @@ class SparkNeighboursTest {
                 ReleaseComparison.assertWithin(ReleaseComparison.l2(sa.sums().data(), sb.sums().data()), ncm.sum(), 1e-9,
                         what + ": ncm sums from sparse vectors");
                 ReleaseComparison.assertWithin(ReleaseComparison.l2(sa.counts(), sb.counts()), ncm.count(), 1e-9, what + ": ncm counts, sparse");
+                ClassStatistics la = once(p.d(), "lda sparse " + r, () -> SparkClassStatistics.ldaExact(vectors(p.d()), names(), r));
+                ClassStatistics lb = once(p.dPrime(), "lda sparse " + r, () -> SparkClassStatistics.ldaExact(vectors(p.dPrime()), names(), r));
+                ReleaseComparison.assertWithin(ReleaseComparison.l2(la.sums().data(), lb.sums().data()), lda.sum(), 1e-9, what + ": lda sums, sparse");
+                ReleaseComparison.assertWithin(la.moment().minus(lb.moment()).frobeniusNorm(), lda.moment(), 1e-9, what + ": lda moment, sparse");
             }
             // the adversarial pairs reach the sums' bound (rows at the clip bound): the test can see a bound too small
             assertThat(worstSum).as(rel + ": lda sums' bound reached").isGreaterThan(0.99);

@@ -124,6 +124,12 @@ class SparkSparseBlocksTest {
             assertRelativelyClose(sparse.sums().data(), dense.sums().data(), 1e-13, partitions + " partitions: sparse vs dense sums");
             assertRelativelyClose(denseVectors.sums().data(), plainArrays.sums().data(), 1e-13, "dense vectors (held by their non-zeros)");
             assertThat(sparse.moment()).isNull();
+            // lda's statistics (clipped rows, the second moment by pairs of non-zeros)
+            ClassStatistics ldaDense = SparkClassStatistics.ldaExact(data.vectors(spark, "array", partitions).withBlockMap("l2,scale=3"), CLASSES, 2.0);
+            ClassStatistics ldaSparse = SparkClassStatistics.ldaExact(data.vectors(spark, "sparse", partitions).withBlockMap("l2,scale=3"), CLASSES, 2.0);
+            assertThat(ldaSparse.counts()).isEqualTo(ldaDense.counts());
+            assertRelativelyClose(ldaSparse.sums().data(), ldaDense.sums().data(), 1e-13, partitions + " partitions: lda sums");
+            assertRelativelyClose(ldaSparse.moment().data(), ldaDense.moment().data(), 1e-12, partitions + " partitions: lda moment");
         }
         // the labels-only pass (labels outside the classes) reads sparse blocks too
         assertThat(SparkPrimaTrain.outsideClasses(data.vectors(spark, "sparse", 2), List.of("a", "b"))).isEqualTo(100);
@@ -198,6 +204,22 @@ class SparkSparseBlocksTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> SparkDpSgd.cache(withNan, CLASSES,
                 org.apache.spark.storage.StorageLevel.MEMORY_ONLY())).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("non-finite");
+    }
+
+    /** DPOT's projection of a sparse vector column (clipped, times M, by the non-zeros) equals the dense rows'. */
+    @Test
+    void dpotProjectsASparseColumnAsTheDenseRows() {
+        int d = data.rows()[0].length;
+        org.privadapt.math.DenseMatrix m = org.privadapt.methods.dpot.JlProjection.draw(d, 5,
+                org.privadapt.privacy.noise.NoiseSource.seeded(3)).matrix();
+        SparkTable dense = SparkPreprocessing.apply(data.vectors(spark, "array", 3), "l2,scale=4");
+        SparkTable sparse = data.vectors(spark, "sparse", 3).withBlockMap("l2,scale=4");
+        for (double clip : new double[] {Double.NaN, 2.5}) {
+            SparkDpot.Projected a = SparkDpot.project(dense, CLASSES, m, clip, data.rows().length);
+            SparkDpot.Projected b = SparkDpot.project(sparse, CLASSES, m, clip, data.rows().length);
+            assertThat(b.codes()).containsExactly(a.codes());
+            assertRelativelyClose(b.rows().data(), a.rows().data(), 1e-12, "DPOT's projection, clip " + clip);
+        }
     }
 
     /** A null vector, another size, indices out of range or not increasing, a NaN: refused by the check on both paths. */
