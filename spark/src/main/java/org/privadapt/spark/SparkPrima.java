@@ -110,6 +110,18 @@ public final class SparkPrima {
             }
         }
 
+        @Override
+        public boolean takesSparseBlocks() {
+            return true;
+        }
+
+        /** The counts, then the moments of the finite rows, from the rows' non-zeros. */
+        @Override
+        public void addSparseBlock(SparseBlock block, String[] labels) {
+            counter.addSparseBlock(block, labels);
+            moments.addSparseBlock(block, labels);
+        }
+
         private static boolean allFinite(double[] x) {
             for (double v : x) {
                 if (!Double.isFinite(v)) {
@@ -187,6 +199,7 @@ public final class SparkPrima {
         final CompensatedSums grams;
         final CompensatedSums sums;
         long count;
+        private transient int[] local; // each feature's position in its block of the partition
 
         MomentAcc(int d, double rowBound, int[][] blocks, int[] blockOf, double[] bounds) {
             this(d, rowBound, blocks, blockOf, bounds, false);
@@ -242,6 +255,75 @@ public final class SparkPrima {
             }
             double[] s = new double[d];
             BlockSums.addRows(clipped, m, d, s);
+            BlockSums.addTo(sums, 0, s);
+            count += m;
+        }
+
+        @Override
+        public boolean takesSparseBlocks() {
+            return true;
+        }
+
+        /**
+         * The same sums from the rows' non-zeros (rows with a non-finite value skipped, as {@link Checked} skips them):
+         * each row clipped in place by {@link Prima#clipEntriesInPlace} (the dense row's clipped values), its entries
+         * added to the column sums, and each pair of its entries in one block of the partition to that block's upper
+         * triangle (at their positions in the block), as the dense kernels add them without the zeros.
+         */
+        @Override
+        public void addSparseBlock(SparseBlock block, String[] labels) {
+            int d = sums.size();
+            if (local == null) {
+                local = new int[d];
+                for (int[] cols : blocks) {
+                    for (int p = 0; p < cols.length; p++) {
+                        local[cols[p]] = p;
+                    }
+                }
+            }
+            double[] v = block.values();
+            int[] cols = block.indices();
+            double[][] g = new double[blocks.length][];
+            double[] s = new double[d];
+            int m = 0;
+            for (int i = 0; i < block.rows(); i++) {
+                int from = block.start(i);
+                int to = block.end(i);
+                boolean finite = true;
+                for (int k = from; k < to && finite; k++) {
+                    finite = Double.isFinite(v[k]);
+                }
+                if (!finite) {
+                    continue;
+                }
+                m++;
+                Prima.clipEntriesInPlace(v, cols, from, to, rowBound, blockOf, bounds);
+                for (int b2 = from; b2 < to; b2++) {
+                    int jb = cols[b2];
+                    s[jb] += v[b2];
+                    int blk = blocks.length == 1 ? 0 : blockOf[jb];
+                    double[] gb = g[blk] != null ? g[blk] : (g[blk] = new double[Triangles.size(blocks[blk].length)]);
+                    for (int a = from; a <= b2; a++) {
+                        int ja = cols[a];
+                        if (blocks.length > 1 && blockOf[ja] != blk) {
+                            continue;
+                        }
+                        int p = local[ja];
+                        int q = local[jb];
+                        if (p > q) {
+                            int t = p;
+                            p = q;
+                            q = t;
+                        }
+                        gb[(int) ((long) q * (q + 1) / 2) + p] += v[a] * v[b2];
+                    }
+                }
+            }
+            for (int b = 0; b < blocks.length; b++) {
+                if (g[b] != null) {
+                    BlockSums.addTo(grams, offsets[b], g[b]);
+                }
+            }
             BlockSums.addTo(sums, 0, s);
             count += m;
         }

@@ -72,6 +72,11 @@ public final class SparseBlock {
         return value;
     }
 
+    /** The entries' columns (the block's own array, {@code [0, storedEntries())} in use). */
+    int[] indices() {
+        return index;
+    }
+
     /** The rows' starts (the block's own array, {@code [0, rows()]} in use). */
     int[] starts() {
         return start;

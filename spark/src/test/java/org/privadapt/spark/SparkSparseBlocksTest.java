@@ -206,6 +206,25 @@ class SparkSparseBlocksTest {
                 .hasMessageContaining("non-finite");
     }
 
+    /** PRIMA's target moments (rows clipped per block of a random partition) from sparse blocks equal the dense rows'. */
+    @Test
+    void primasMomentsFromSparseBlocksEqualTheDenseOnes() {
+        int d = data.rows()[0].length;
+        org.privadapt.methods.prima.PrimaConfig cfg = org.privadapt.methods.prima.PrimaConfig.prima(
+                org.privadapt.methods.prima.PrimaConfig.Adaptation.CORAL);
+        org.privadapt.methods.prima.Partition part = org.privadapt.methods.prima.Partition.random(d, 4, 3);
+        double[] bounds = cfg.blockBounds(part);
+        SparkTable dense = data.vectors(spark, "array", 2).withBlockMap("l2,scale=40");
+        SparkTable sparse = data.vectors(spark, "sparse", 2).withBlockMap("l2,scale=40");
+        org.privadapt.methods.prima.SecondMomentRelease.ExactMoments a = SparkPrima.checkedMomentSource(dense, cfg, 7).moments(part, bounds);
+        org.privadapt.methods.prima.SecondMomentRelease.ExactMoments b = SparkPrima.checkedMomentSource(sparse, cfg, 7).moments(part, bounds);
+        assertThat(b.count()).isEqualTo(a.count());
+        assertRelativelyClose(b.sums(), a.sums(), 1e-12, "PRIMA sums, sparse vs dense");
+        for (int k = 0; k < a.grams().size(); k++) {
+            assertRelativelyClose(b.grams().get(k).data(), a.grams().get(k).data(), 1e-12, "PRIMA block " + k + " Gram, sparse vs dense");
+        }
+    }
+
     /** DPOT's projection of a sparse vector column (clipped, times M, by the non-zeros) equals the dense rows'. */
     @Test
     void dpotProjectsASparseColumnAsTheDenseRows() {

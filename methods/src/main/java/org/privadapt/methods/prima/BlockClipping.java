@@ -107,7 +107,40 @@ public final class BlockClipping {
             double v = row[j];
             sq[blockOf[j]] += v * v;
         }
-        // one factor per block (bounds[b] / norm where the block is clipped, else 1: x * 1.0 is x exactly)
+        boolean clipped = factors(sq, bounds);
+        double[] out = row.clone();
+        if (clipped) {
+            for (int j = 0; j < row.length; j++) {
+                out[j] *= sq[blockOf[j]];
+            }
+        }
+        return out;
+    }
+
+    /**
+     * {@link #clipRow} on a row held by its non-zeros, in place: {@code values[from..to)} at the columns
+     * {@code cols[from..to)} (increasing). The same sums in the same order (a zero adds nothing to a block's norm), so
+     * the same factors and the same clipped values as the dense row's. {@code blockOf} null: one block, the whole row.
+     */
+    public static void clipEntriesInPlace(double[] values, int[] cols, int from, int to, int[] blockOf, double[] bounds) {
+        checkBounds(bounds);
+        double[] sq = new double[bounds.length];
+        for (int k = from; k < to; k++) {
+            double v = values[k];
+            sq[blockOf == null ? 0 : blockOf[cols[k]]] += v * v;
+        }
+        if (factors(sq, bounds)) {
+            for (int k = from; k < to; k++) {
+                values[k] *= sq[blockOf == null ? 0 : blockOf[cols[k]]];
+            }
+        }
+    }
+
+    /**
+     * Turns each block's squared norm into its factor in place: bounds[b] / norm where the block is clipped, else 1
+     * (x * 1.0 is x exactly); whether any block is clipped.
+     */
+    private static boolean factors(double[] sq, double[] bounds) {
         boolean clipped = false;
         for (int b = 0; b < sq.length; b++) {
             double norm = Math.sqrt(sq[b]);
@@ -118,12 +151,6 @@ public final class BlockClipping {
                 sq[b] = 1.0;
             }
         }
-        double[] out = row.clone();
-        if (clipped) {
-            for (int j = 0; j < row.length; j++) {
-                out[j] *= sq[blockOf[j]];
-            }
-        }
-        return out;
+        return clipped;
     }
 }

@@ -355,6 +355,18 @@ public final class Prima {
         return blockBounds == null ? out : BlockClipping.clipRow(out, blockOf, blockBounds);
     }
 
+    /**
+     * {@link #clipRow} on a row held by its non-zeros ({@code values[from..to)} at the increasing columns
+     * {@code cols[from..to)}), in place: the dense row's clipped values at those columns.
+     */
+    public static void clipEntriesInPlace(double[] values, int[] cols, int from, int to, double rowBound, int[] blockOf,
+                                          double[] blockBounds) {
+        BlockClipping.clipEntriesInPlace(values, cols, from, to, null, new double[] {rowBound});
+        if (blockBounds != null) {
+            BlockClipping.clipEntriesInPlace(values, cols, from, to, blockOf, blockBounds);
+        }
+    }
+
     /** The block of each feature under a partition (for {@link #clipRow}). */
     public static int[] blockIndex(Partition p) {
         return BlockClipping.blockIndex(p);
