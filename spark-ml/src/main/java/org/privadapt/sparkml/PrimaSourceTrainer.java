@@ -121,7 +121,9 @@ public final class PrimaSourceTrainer extends PartyParams<PrimaSourceClassifier>
             SparkTable table = SparkPreprocessing.apply(raw, release.preprocessing());
             deltaPolicy(df.count());
             PublicFacts facts = declared().declaring(new PublicFacts(null, "declared by the user (classes)", null, false));
-            SourceModel model = SparkPrimaTrain.train(table, release, mc, names, facts, session);
+            // the aggregates read the raw vectors with the preprocessing applied block by block inside them (as the CLI's
+            // source train does: no Spark stage of mapped rows between, sparse vectors kept sparse)
+            SourceModel model = SparkPrimaTrain.train(table, raw.withBlockMap(release.preprocessing()), release, mc, names, facts, session);
             warnIfSeeded(session, "the source's model");
             PrimaSourceClassifier c = new PrimaSourceClassifier(uid(), model.toArtifact(runIdValue()));
             c.set(c.featuresCol(), col);
