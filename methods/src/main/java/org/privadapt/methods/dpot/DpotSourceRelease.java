@@ -34,6 +34,21 @@ final class DpotSourceRelease {
     private DpotSourceRelease() {
     }
 
+    /**
+     * Refuses, before anything is drawn or charged, a release that cannot fit the heap: M (k x l), the projected rows
+     * (n x l) and the noisy release with its copy hold about {@code k l + 3 n l} doubles (n is public here: DPOT's
+     * release has one row per record, replace-one only).
+     */
+    static void requireRoom(int n, int k, int l, long heapBytes) {
+        double bytes = 8.0 * ((double) k * l + 3.0 * n * l);
+        if (bytes > heapBytes) {
+            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "DPOT's release at projection dimension "
+                    + "l = %d needs about %.1f GB (M is %d x %d, the release %d x %d), more than the JVM's heap of %.1f GB: give "
+                    + "--param dim=L with a smaller L, or a larger heap (PRIVADAPT_JAVA_OPTS=-Xmx...)", l, bytes / 1e9, k, l, n, l,
+                    heapBytes / 1e9));
+        }
+    }
+
     static DpotRelease release(int n, int k, Dpot.Projector projector, int[] y, List<String> classNames, DpotConfig cfg,
                                PrivacySession session, String runId, String preprocessing)
             throws BudgetExceededException, BudgetLedger.LedgerException {
@@ -52,6 +67,7 @@ final class DpotSourceRelease {
             }
         }
         int l = cfg.projectionDim(k);
+        requireRoom(n, k, l, Runtime.getRuntime().maxMemory());
         NoiseSource noise = session.noise();
         JlProjection proj = JlProjection.draw(k, l, noise); // data-independent, published
         double dRows = Dpot.rowSensitivity(cfg, proj, q);

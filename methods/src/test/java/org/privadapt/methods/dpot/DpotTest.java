@@ -51,6 +51,15 @@ class DpotTest {
     }
 
     /** E[||x M + Delta - y M||^2] - l sigma^2 = ||x M - y M||^2: the debiased cost is unbiased (mean of 4000 draws). */
+    /** A release too large for the heap is refused in one line before anything is drawn or charged. */
+    @Test
+    void aReleaseLargerThanTheHeapIsRefusedBeforeAnythingIsDrawn() {
+        DpotSourceRelease.requireRoom(1000, 100, 10, 1L << 30); // 8 (1,000 + 30,000) bytes: fits
+        assertThatThrownBy(() -> DpotSourceRelease.requireRoom(97_825, 25_804, 2_580, 6L << 30))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("l = 2580").hasMessageContaining("--param dim=L");
+    }
+
     @Test
     void debiasedNoisyCostIsUnbiased() {
         NoiseSource noise = NoiseSource.seeded(3);
