@@ -198,12 +198,21 @@ public final class RowAggregation {
         }
     }
 
+    /**
+     * Hands a block to {@code acc} after the row scalings: sparse when it is ({@link SparseBlock#isSparse}), else as the
+     * dense rows (a dense vector column, or sparse vectors that are mostly non-zero: the dense kernels, one BLAS call
+     * where they have one, are faster there).
+     */
     private static <A extends Accumulator<A>> void addSparse(A acc, SparseBlock block, String[] labels,
             org.privadapt.data.preprocess.Preprocessing steps) {
         if (steps != null) {
             steps.scaleSparseRowsInPlace(block.rows(), block.starts(), block.values());
         }
-        acc.addSparseBlock(block, labels);
+        if (block.isSparse()) {
+            acc.addSparseBlock(block, labels);
+        } else {
+            acc.addBlock(block.denseRows(), labels, block.rows());
+        }
         block.clear();
     }
 

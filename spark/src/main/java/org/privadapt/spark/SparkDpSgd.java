@@ -140,7 +140,16 @@ public final class SparkDpSgd {
                 if (steps != null) {
                     steps.scaleSparseRowsInPlace(b.rows(), b.starts(), b.values());
                 }
-                block = new Block(b.rows(), d, null, ys.build().toArray(), b.startsCopy(), b.indicesCopy(), b.valuesCopy());
+                if (b.isSparse()) {
+                    block = new Block(b.rows(), d, null, ys.build().toArray(), b.startsCopy(), b.indicesCopy(), b.valuesCopy());
+                } else { // mostly non-zero: row-major as a dense column is held
+                    double[][] rows2 = b.denseRows();
+                    double[] flat = new double[rows2.length * d];
+                    for (int i = 0; i < rows2.length; i++) {
+                        System.arraycopy(rows2[i], 0, flat, i * d, d);
+                    }
+                    block = new Block(b.rows(), d, flat, ys.build().toArray(), null, null, null);
+                }
             } else {
                 List<double[]> xs = new ArrayList<>();
                 int chunk = RowAggregation.blockRows(d);

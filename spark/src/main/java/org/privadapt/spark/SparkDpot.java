@@ -138,7 +138,8 @@ public final class SparkDpot {
                         if (steps != null) {
                             steps.scaleSparseRowsInPlace(pending.rows(), pending.starts(), pending.values());
                         }
-                        org.privadapt.math.FeatureMatrix block = pending.toCsr();
+                        org.privadapt.math.FeatureMatrix block = pending.isSparse() ? pending.toCsr()
+                                : DenseMatrix.fromRows(pending.denseRows());
                         blocks.add(rowMajor((Double.isNaN(clip) ? block : Dpot.clipRows(block, clip)).multiply(mm)));
                         pending.clear();
                     }

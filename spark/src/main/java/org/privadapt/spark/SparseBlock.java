@@ -82,6 +82,27 @@ public final class SparseBlock {
         return start;
     }
 
+    /**
+     * Whether the block is worth holding sparse: at most a quarter of its entries stored. Above that the dense kernels
+     * (a BLAS product, a Gram by {@code dsyrk}) beat the sparse ones on the same rows.
+     */
+    public boolean isSparse() {
+        return (long) nnz * 4 <= (long) rows * d;
+    }
+
+    /** The rows dense, each a new array of d values (the values at their columns, zeros elsewhere). */
+    public double[][] denseRows() {
+        double[][] out = new double[rows][];
+        for (int i = 0; i < rows; i++) {
+            double[] x = new double[d];
+            for (int k = start[i]; k < start[i + 1]; k++) {
+                x[index[k]] = value[k];
+            }
+            out[i] = x;
+        }
+        return out;
+    }
+
     /** Row i's non-zero values, a new array (the input of a norm). */
     public double[] rowValues(int i) {
         return Arrays.copyOfRange(value, start[i], start[i + 1]);

@@ -112,6 +112,49 @@ class SparkSparseBlocksTest {
         }
     }
 
+    /** Which path a block took: its rows counted as sparse or dense. */
+    static final class Paths implements RowAggregation.Accumulator<Paths> {
+        private static final long serialVersionUID = 1L;
+        long sparse;
+        long dense;
+
+        @Override
+        public void add(double[] features, String label) {
+            dense++;
+        }
+
+        @Override
+        public boolean takesSparseBlocks() {
+            return true;
+        }
+
+        @Override
+        public void addSparseBlock(SparseBlock block, String[] labels) {
+            sparse += block.rows();
+        }
+
+        @Override
+        public void merge(Paths o) {
+            sparse += o.sparse;
+            dense += o.dense;
+        }
+    }
+
+    /** Blocks mostly non-zero (a dense vector column, dense-valued sparse vectors) go to the dense kernels. */
+    @Test
+    void mostlyNonZeroBlocksTakeTheDenseKernels() {
+        Paths sparse = RowAggregation.aggregate(data.vectors(spark, "sparse", 2), Paths::new);
+        assertThat(sparse.sparse).isEqualTo(300);
+        assertThat(sparse.dense).isZero();
+        Paths denseStored = RowAggregation.aggregate(data.vectors(spark, "dense", 2), Paths::new);
+        assertThat(denseStored.sparse).as("dense vectors of mostly zeros: held by their non-zeros").isEqualTo(300);
+        SparkTestSupport.Rows full = SparkTestSupport.generate(120, 8, 5);
+        for (String kind : new String[] {"dense", "sparse"}) {
+            Paths filled = RowAggregation.aggregate(full.vectors(spark, kind, 2), Paths::new);
+            assertThat(filled.dense).as(kind + " vectors with every entry non-zero").isEqualTo(120);
+        }
+    }
+
     /** ncm's class sums (the sparse path) equal the dense path's on the same rows, under a row scaling, per partitioning. */
     @Test
     void ncmsClassSumsFromSparseBlocksEqualTheDenseOnes() {
