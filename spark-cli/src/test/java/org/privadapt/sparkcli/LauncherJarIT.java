@@ -45,6 +45,12 @@ class LauncherJarIT {
         Path lock = launcherDir.resolve("spark.jsa.lock");
         Files.deleteIfExists(jsa);
         Path csv = SparkCliSupport.writeCsv(dir.resolve("t.csv"), 240, 5, 4);
+        // a run that fails lists no classes for an archive and leaves neither its list nor the lock, with its exit code
+        JarProcesses.Proc failed = launch(dir.resolve("missing.csv"), "failed", "1", "");
+        assertThat(failed.code()).as(failed.err()).isEqualTo(3);
+        try (var left = Files.list(launcherDir)) {
+            assertThat(left.map(f -> f.getFileName().toString()).filter(f -> f.startsWith("spark.jsa"))).as("left after a failed run").isEmpty();
+        }
         JarProcesses.inProcess(dir, csv);
         JarProcesses.Proc first = launch(csv, "first", "1", "");
         assertThat(first.code()).as(first.err()).isZero();
