@@ -130,6 +130,7 @@ public final class MiniLm implements TextEncoder {
             if (loaded == null) {
                 Files f = files();
                 try {
+                    OrtNatives.prepare(); // the libraries from the cache, not a temporary directory per run
                     OrtEnvironment env = OrtEnvironment.getEnvironment();
                     OrtSession.SessionOptions o = new OrtSession.SessionOptions();
                     o.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);

@@ -2,18 +2,13 @@ package org.privadapt.math;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.DirectoryNotEmptyException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
-import java.util.stream.Stream;
 
 /**
  * Decides, once per process and before netlib's JNI stubs load, which native BLAS/LAPACK netlib will open,
@@ -29,7 +24,7 @@ import java.util.stream.Stream;
  * <p>Override with the system property {@code privadapt.blas} or the environment variable {@code PRIVADAPT_BLAS}:
  * {@code auto}, {@code system}, {@code bundled} (skip the system search: how CI proves the bundled path) or
  * {@code none}. Explicit netlib properties ({@code dev.ludovic.netlib.blas.nativeLib[Path]}) set by the user
- * are respected as they are. The cache directory is {@code $PRIVADAPT_CACHE}, else
+ * are respected as they are. The cache directory is {@link NativeCache}'s: {@code $PRIVADAPT_CACHE}, else
  * {@code $XDG_CACHE_HOME/privadapt}, else {@code ~/.cache/privadapt}, else the temporary directory.
  */
 public final class NativeBlas {
@@ -53,7 +48,6 @@ public final class NativeBlas {
     /** Loaded in this order before libopenblas, whose RUNPATH does not cover libgfortran's own dependencies. */
     private static final String[] SUPPORT_LIBS = {"libquadmath.so.0", "libgfortran.so.5"};
     private static final String OPENBLAS = "libopenblas.so.0";
-    private static final String COMPLETE = "COMPLETE";
 
     private static volatile Choice choice;
 
@@ -234,49 +228,11 @@ public final class NativeBlas {
         return "unknown";
     }
 
-    /**
-     * Unpacks the libraries into a cache directory named after the artifact's version and platform. They are
-     * written to a private temporary directory first, with a completion marker last, and moved into place
-     * atomically, so concurrent processes never open a half-written library.
-     */
+    /** Unpacks the libraries into the cache ({@link NativeCache#unpack}), named after the artifact's version and platform. */
     private static Path unpack(ClassLoader cl, String base, String id) throws IOException {
         List<String> names = new ArrayList<>(List.of(SUPPORT_LIBS));
         names.add(OPENBLAS);
-        IOException last = null;
-        for (Path root : cacheRoots()) {
-            Path target = root.resolve(id);
-            if (Files.isRegularFile(target.resolve(COMPLETE))) {
-                return target;
-            }
-            try {
-                Files.createDirectories(root);
-                Path tmp = Files.createTempDirectory(root, id + ".tmp");
-                try {
-                    for (String name : names) {
-                        try (InputStream in = cl.getResourceAsStream(base + name)) {
-                            if (in == null) {
-                                throw new IOException("missing resource " + base + name);
-                            }
-                            Files.copy(in, tmp.resolve(name));
-                        }
-                    }
-                    Files.writeString(tmp.resolve(COMPLETE), id + "\n");
-                    try {
-                        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
-                    } catch (FileAlreadyExistsException | DirectoryNotEmptyException | AtomicMoveNotSupportedException e) {
-                        if (!Files.isRegularFile(target.resolve(COMPLETE))) {
-                            throw e;
-                        }
-                    }
-                } finally {
-                    deleteTree(tmp);
-                }
-                return target;
-            } catch (IOException e) {
-                last = e;
-            }
-        }
-        throw last != null ? last : new IOException("no writable cache directory");
+        return NativeCache.unpack(cl, base, names, id);
     }
 
     private static String realPath(Path p) {
@@ -284,41 +240,6 @@ public final class NativeBlas {
             return p.toRealPath().toString();
         } catch (IOException e) {
             return p.toString();
-        }
-    }
-
-    private static List<Path> cacheRoots() {
-        List<Path> roots = new ArrayList<>();
-        String own = System.getenv("PRIVADAPT_CACHE");
-        if (own != null && !own.isBlank()) {
-            roots.add(Paths.get(own));
-        }
-        String xdg = System.getenv("XDG_CACHE_HOME");
-        if (xdg != null && !xdg.isBlank()) {
-            roots.add(Paths.get(xdg, "privadapt"));
-        }
-        String home = System.getProperty("user.home");
-        if (home != null && !home.isBlank() && !"?".equals(home)) {
-            roots.add(Paths.get(home, ".cache", "privadapt"));
-        }
-        roots.add(Paths.get(System.getProperty("java.io.tmpdir"), "privadapt-" + System.getProperty("user.name", "user")));
-        return roots;
-    }
-
-    private static void deleteTree(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(dir)) {
-            s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    // best effort: a leftover temporary directory does no harm
-                }
-            });
-        } catch (IOException e) {
-            // best effort
         }
     }
 
