@@ -41,6 +41,14 @@ done
 # DANN rows (DP at epsilon 5), 3 runs
 "$PA" bench iu-chest-xray-uda --methods uda-with-source,uda-gmm,dp-uda-gmm --param encoder=minilm --param adversary=dann \
   --epsilon 5 --delta 1e-5 --runs 3 --seed 1 --out "$OUT/minilm-dann.json" > "$OUT/minilm-dann.md"
+# DP source-only on both encoders' features (issue 47 item 3): paper 004's DP-SGD source model at the whole budget,
+# no mixture, no adaptation (dp-source-only on multi-label targets), each epsilon, 3 runs; and its membership inference
+for enc in bow minilm; do
+  "$PA" bench iu-chest-xray-uda --methods dp-source-only --param encoder=$enc --epsilon 2.5,5,7.5,15 --delta 1e-5 --runs 3 \
+    --seed 1 --out "$OUT/$enc-dp-source-only.json" > "$OUT/$enc-dp-source-only.md"
+  "$PA" bench iu-chest-xray-uda --methods dp-source-only --param encoder=$enc --param attack-holdout=0.3 --epsilon 5 \
+    --delta 1e-5 --runs 1 --seed 1 --out "$OUT/$enc-dp-source-only-mia.json" > "$OUT/$enc-dp-source-only-mia.md"
+done
 # the encoder's speed (no cache): reports per second over the findings column
 java -cp "$ROOT/encoders/target/privadapt-encoders.jar" org.privadapt.encoders.EncoderSpeed \
   "${PRIVADAPT_DATA:-$ROOT/../shared/data}/iu-chest-xray/indiana_reports.csv" findings 1000 > "$OUT/minilm-speed.txt"

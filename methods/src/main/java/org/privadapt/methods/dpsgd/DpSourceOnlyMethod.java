@@ -15,6 +15,8 @@ import org.privadapt.methods.core.PrivacyContext;
 import org.privadapt.methods.core.PrivateLearners;
 import org.privadapt.methods.core.PrivateSelection;
 import org.privadapt.methods.core.TargetRefinements;
+import org.privadapt.methods.gmmuda.GmmUdaConfig;
+import org.privadapt.methods.gmmuda.GmmUdaMethod;
 import org.privadapt.models.Classifier;
 import org.privadapt.models.nn.Network;
 import org.privadapt.privacy.BudgetExceededException;
@@ -44,7 +46,17 @@ public final class DpSourceOnlyMethod implements AdaptationMethod {
     @Override
     public java.util.Set<String> parameters() {
         return org.privadapt.methods.core.MethodParameters.union(org.privadapt.methods.core.PrivateLearners.ALL,
-                org.privadapt.methods.core.TargetRefinements.PARAMETERS, PrivateSelection.PARAMETERS);
+                org.privadapt.methods.core.TargetRefinements.PARAMETERS, PrivateSelection.PARAMETERS, GmmUdaConfig.PARAMETERS);
+    }
+
+    /**
+     * Multi-label tasks (and {@code pipeline=gmm-uda}) run paper 004's private no-adapt setting: its DP-SGD source
+     * encoder + classifier at the whole budget, no mixture, applied to the target as it is
+     * ({@link GmmUdaMethod.Setting#DP_NO_ADAPT}; docs/privacy/gmm-uda.md). The class learners take class labels only.
+     */
+    @Override
+    public boolean supportsMultiLabel(AdaptationTask task, MethodConfig config) {
+        return true;
     }
 
     @Override
@@ -70,6 +82,16 @@ public final class DpSourceOnlyMethod implements AdaptationMethod {
     @Override
     public AdaptationOutcome run(AdaptationTask task, MethodConfig config, PrivacyContext privacy)
             throws DataException, BudgetExceededException, BudgetLedger.LedgerException {
+        if (GmmUdaMethod.handles(task, config)) {
+            for (String p : new String[] {"learner", "refine"}) {
+                String v = config.params().get(p);
+                if (v != null && !(p.equals("refine") && (v.equals("none") || v.equals(TargetRefinements.DEFAULT)))) {
+                    throw new IllegalArgumentException("dp-source-only on multi-label targets (or pipeline=gmm-uda) trains paper 004's "
+                            + "DP-SGD source model and applies it as it is: --param " + p + "=" + v + " does not apply");
+                }
+            }
+            return new GmmUdaMethod(GmmUdaMethod.Setting.DP_NO_ADAPT).run(task, config, privacy);
+        }
         PrivacySession source = privacy.source();
         ClassLabels y = task.source().classLabels();
         int d = task.source().dimension();

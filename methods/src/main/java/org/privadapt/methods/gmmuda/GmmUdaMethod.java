@@ -55,7 +55,8 @@ import org.privadapt.privacy.ledger.BudgetLedger;
  */
 public final class GmmUdaMethod implements AdaptationMethod {
     /** The four settings. */
-    public enum Setting { NO_ADAPT, WITH_SOURCE, GMM, DP_GMM }
+    /** {@code DP_NO_ADAPT}: the DP-SGD source model alone at the whole budget, reached through {@code dp-source-only}. */
+    public enum Setting { NO_ADAPT, WITH_SOURCE, GMM, DP_GMM, DP_NO_ADAPT }
 
     private final Setting setting;
 
@@ -78,6 +79,7 @@ public final class GmmUdaMethod implements AdaptationMethod {
     public String name() {
         return switch (setting) {
             case NO_ADAPT -> "source-only";
+            case DP_NO_ADAPT -> "dp-source-only";
             case WITH_SOURCE -> "uda-with-source";
             case GMM -> "uda-gmm";
             case DP_GMM -> "dp-uda-gmm";
@@ -88,6 +90,7 @@ public final class GmmUdaMethod implements AdaptationMethod {
     public String description() {
         return switch (setting) {
             case NO_ADAPT -> "paper 004 no adapt: source encoder + classifier on the target (non-private)";
+            case DP_NO_ADAPT -> "paper 004 no adapt + DP: the DP-SGD source encoder + classifier at the whole budget, no mixture (source private)";
             case WITH_SOURCE -> "paper 004 with source: DANN/CDAN + KD on real source features (non-private)";
             case GMM -> "paper 004 w/o source: adaptation against a non-DP GMM of source features (non-private)";
             case DP_GMM -> "paper 004 w/o source + DP: DP-SGD encoder + DP-EM GMM released by the source; target adapts (source private)";
@@ -96,7 +99,7 @@ public final class GmmUdaMethod implements AdaptationMethod {
 
     @Override
     public boolean isPrivate() {
-        return setting == Setting.DP_GMM;
+        return setting == Setting.DP_GMM || setting == Setting.DP_NO_ADAPT;
     }
 
     @Override
@@ -166,10 +169,10 @@ public final class GmmUdaMethod implements AdaptationMethod {
         }
         SourceRelease release;
         Map<String, PrivacyCost> spent;
-        if (setting == Setting.DP_GMM) {
+        if (isPrivate()) {
             PrivacySession s = privacy.source();
             Disclosures.requireForDpSgdModel(src, s, name() + ": the source's DP-SGD encoder and classifier");
-            release = SourceRelease.trainPrivate(xs, ys, c, s);
+            release = SourceRelease.trainPrivate(xs, ys, c, s, setting == Setting.DP_GMM);
             spent = Map.of("source", s.spent(), "target", PrivacyCost.NONE);
         } else {
             release = SourceRelease.trainNonPrivate(xs, ys, c, setting == Setting.GMM);
@@ -177,7 +180,7 @@ public final class GmmUdaMethod implements AdaptationMethod {
         }
         diag.putAll(release.describe());
         AdaptedModel adapted = switch (setting) {
-            case NO_ADAPT -> null;
+            case NO_ADAPT, DP_NO_ADAPT -> null;
             case WITH_SOURCE -> withSource(release, xs, ys, xt, c, multi);
             case GMM, DP_GMM -> adapt(release, xt, c, multi);
         };

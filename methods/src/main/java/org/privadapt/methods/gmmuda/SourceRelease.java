@@ -115,6 +115,23 @@ public record SourceRelease(EncoderClassifier model, GaussianMixture mixture, Dp
 
     /** The plan for n public rows under {@code s}'s target and relation (nothing charged, no data read). */
     public static Plan plan(int n, GmmUdaConfig c, PrivacySession s) {
+        return plan(n, c, s, true);
+    }
+
+    /**
+     * The plan with the mixture, or ({@code mixture} false: {@code dp-source-only}'s paper-004 model) DP-SGD alone,
+     * its multiplier the smallest that keeps its own event within the run's (epsilon, delta); {@code em} is then null.
+     */
+    public static Plan plan(int n, GmmUdaConfig c, PrivacySession s, boolean mixture) {
+        if (!mixture) {
+            RdpAccountant acc = new RdpAccountant(s.relation(), RdpAccountant.DEFAULT_ORDERS, w -> { });
+            long steps = Math.max(1, (long) Math.ceil(c.epochs() / Math.min(1.0, (double) c.batch() / n)));
+            StackDpSgdTrainer.Config base = sgd(c, steps, 1.0, true);
+            double sigma = NoiseCalibration.smallest(sig -> StackDpSgdTrainer.event(base.withNoiseMultiplier(sig), n), acc,
+                    s.target().epsilon(), s.target().delta(), steps + " DP-SGD steps");
+            StackDpSgdTrainer.Config sgd = base.withNoiseMultiplier(sigma);
+            return new Plan(sgd, null, StackDpSgdTrainer.event(sgd, n));
+        }
         double eps = s.target().epsilon();
         double delta = s.target().delta();
         RdpAccountant acc = new RdpAccountant(s.relation(), RdpAccountant.DEFAULT_ORDERS, w -> { });
@@ -147,8 +164,19 @@ public record SourceRelease(EncoderClassifier model, GaussianMixture mixture, Dp
      * the plan charged. The caller has checked that n, the label set and the layout are public.
      */
     public static Plan charge(int n, GmmUdaConfig c, PrivacySession s) throws BudgetExceededException, BudgetLedger.LedgerException {
+        return charge(n, c, s, true);
+    }
+
+    /** As {@link #charge(int, GmmUdaConfig, PrivacySession)}; without the mixture, DP-SGD's one release. */
+    public static Plan charge(int n, GmmUdaConfig c, PrivacySession s, boolean mixture)
+            throws BudgetExceededException, BudgetLedger.LedgerException {
         requireAddOrRemove(s);
-        Plan plan = plan(n, c, s);
+        Plan plan = plan(n, c, s, mixture);
+        if (!mixture) {
+            s.chargeAll(List.of(new PrivacySession.Release("dp-sgd encoder + classifier",
+                    "DP-SGD (Poisson sampling, joint clipping, Gaussian noise)", plan.event(), sgdParameters(plan, n, c))));
+            return plan;
+        }
         s.chargeAll(List.of(
                 new PrivacySession.Release("dp-sgd encoder + classifier", "DP-SGD (Poisson sampling, joint clipping, Gaussian noise)",
                         StackDpSgdTrainer.event(plan.sgd(), n), sgdParameters(plan, n, c)),
@@ -186,10 +214,19 @@ public record SourceRelease(EncoderClassifier model, GaussianMixture mixture, Dp
      */
     public static SourceRelease trainPrivate(FeatureMatrix x, Labels y, GmmUdaConfig c, PrivacySession s)
             throws BudgetExceededException, BudgetLedger.LedgerException {
+        return trainPrivate(x, y, c, s, true);
+    }
+
+    /** As {@link #trainPrivate(FeatureMatrix, Labels, GmmUdaConfig, PrivacySession)}; without the mixture, the model alone. */
+    public static SourceRelease trainPrivate(FeatureMatrix x, Labels y, GmmUdaConfig c, PrivacySession s, boolean mixture)
+            throws BudgetExceededException, BudgetLedger.LedgerException {
         int n = x.rows();
-        Plan plan = charge(n, c, s);
+        Plan plan = charge(n, c, s, mixture);
         SessionRandomness rnd = new SessionRandomness(s.noise());
         StackDpSgdTrainer.Result r = StackDpSgdTrainer.train(init(x.cols(), outputs(y), c), x, targets(y), plan.sgd(), rnd);
+        if (!mixture) {
+            return privateRelease(plan, n, c, r.model(), null);
+        }
         DenseMatrix z = r.model().features(x);
         DpGaussianMixtureEm.Result em = DpGaussianMixtureEm.fit(z, plan.em(), rnd);
         return privateRelease(plan, n, c, r.model(), em.model());
@@ -204,7 +241,9 @@ public record SourceRelease(EncoderClassifier model, GaussianMixture mixture, Dp
         p.put("source_model", "encoder " + java.util.Arrays.toString(c.hidden()) + " " + c.activation().name().toLowerCase()
                 + ", linear classifier, DP-SGD");
         sgdParameters(plan, n, c).forEach((k, v) -> p.put("dp_sgd_" + k, v));
-        emParameters(plan, c).forEach((k, v) -> p.put("dp_em_" + k, v));
+        if (plan.em() != null) {
+            emParameters(plan, c).forEach((k, v) -> p.put("dp_em_" + k, v));
+        }
         return new SourceRelease(model, mixture, plan.event(), p);
     }
 }

@@ -86,6 +86,42 @@ class GmmUdaMethodTest {
     }
 
     @Test
+    void dpSourceOnlyOnMultiLabelTargetsIsPaper004sDpSgdModelAloneAtTheWholeBudget() throws Exception {
+        PrivacyContext ctx = PrivacyContext.seeded(3, 1e-5, 5);
+        AdaptationOutcome o = Methods.get("dp-source-only").run(task(), config(), ctx);
+        assertThat(o.isMultiLabel()).isTrue();
+        assertThat(o.classNames()).isEqualTo(LABELS);
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> per = (List<Map<String, Object>>) o.diagnostics().get("per_label");
+        assertThat(per).hasSize(3);
+        // one DP-SGD release (no mixture), within the target and most of it
+        assertThat(ctx.source().events()).hasSize(1);
+        assertThat(o.diagnostics()).containsKey("dp_sgd_noise_multiplier").doesNotContainKey("dp_em_sigma");
+        assertThat(o.privacy().get("source").epsilon()).isLessThanOrEqualTo(3 + 1e-9).isGreaterThan(2.5);
+        assertThat(o.privacy().get("target").epsilon()).isZero();
+        // the whole budget to DP-SGD: less noise than dp-uda-gmm's DP-SGD, which shares it with DP-EM
+        GmmUdaConfig c = GmmUdaConfig.from(config());
+        PrivacySession s = new PrivacySession("source", new PrivacyBudget(3, 1e-5), NeighbouringRelation.ADD_OR_REMOVE_ONE,
+                NoiseSource.seeded(1), null);
+        RdpAccountant acc = new RdpAccountant(NeighbouringRelation.ADD_OR_REMOVE_ONE, RdpAccountant.DEFAULT_ORDERS, w -> { });
+        SourceRelease.Plan alone = SourceRelease.plan(400, c, s, false);
+        assertThat(alone.em()).isNull();
+        assertThat(acc.epsilon(alone.event(), 1e-5)).isLessThanOrEqualTo(3 + 1e-9).isGreaterThan(2.95);
+        assertThat(alone.sgd().noiseMultiplier()).isLessThan(SourceRelease.plan(400, c, s, true).sgd().noiseMultiplier());
+        assertThat((Double) o.diagnostics().get("dp_sgd_noise_multiplier")).isEqualTo(alone.sgd().noiseMultiplier());
+    }
+
+    @Test
+    void dpSourceOnlyOnMultiLabelTargetsRefusesTheClassLearnersOptionsWithNothingSpent() {
+        for (String[] p : new String[][] {{"learner", "ncm"}, {"refine", "map-prototypes"}}) {
+            PrivacyContext ctx = PrivacyContext.seeded(3, 1e-5, 5);
+            assertThatThrownBy(() -> Methods.get("dp-source-only").run(task(), config().withParam(p[0], p[1]), ctx))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(p[0] + "=" + p[1]);
+            assertThat(ctx.source().events()).isEmpty();
+        }
+    }
+
+    @Test
     void thePlanComposesDpSgdAndDpEmToExactlyTheTarget() {
         GmmUdaConfig c = GmmUdaConfig.from(config());
         PrivacySession s = new PrivacySession("source", new PrivacyBudget(2, 1e-5), NeighbouringRelation.ADD_OR_REMOVE_ONE,
