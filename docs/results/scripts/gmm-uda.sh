@@ -24,7 +24,7 @@ mkdir -p "$OUT"
   --epsilon 5 --delta 1e-5 --runs 1 --seed 1 --out "$OUT/amazon.json" > "$OUT/amazon.md"
 # Issue 47: the same suite with paper 004's frozen public pretrained encoder (encoder=minilm: all-MiniLM-L6-v2, the
 # launcher runs the encoders jar; the reports are encoded once and cached under $PRIVADAPT_CACHE/encoded, default
-# ~/.cache/privadapt/encoded). The private release's defaults on it are row-norm 32 and lr 3e-3 (GmmUdaConfig).
+# ~/.cache/privadapt/encoded). The private release's defaults on it are row-norm 16 and lr 3e-3 (GmmUdaConfig; chosen by minilm-defaults.sh).
 # CDAN, DP at each epsilon, 3 runs
 for e in 5 2.5 15 7.5; do
   "$PA" bench iu-chest-xray-uda --methods dp-uda-gmm --param encoder=minilm --epsilon "$e" --delta 1e-5 --runs 3 --seed 1 \

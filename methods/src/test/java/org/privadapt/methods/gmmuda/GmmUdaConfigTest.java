@@ -21,7 +21,7 @@ class GmmUdaConfigTest {
             assertThat(bow.learningRate(false)).isEqualTo(1e-3);
         }
         GmmUdaConfig minilm = of(Map.of("encoder", "minilm"));
-        assertThat(minilm.rowNorm(true)).isEqualTo(32);
+        assertThat(minilm.rowNorm(true)).isEqualTo(16);
         assertThat(minilm.rowNorm(false)).isEqualTo(1);
         assertThat(minilm.learningRate(true)).isEqualTo(3e-3);
         assertThat(minilm.learningRate(false)).isEqualTo(1e-3);
