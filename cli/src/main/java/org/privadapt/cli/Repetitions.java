@@ -115,10 +115,18 @@ final class Repetitions {
             diagnostics.add(new java.util.TreeMap<>(o.outcome().diagnostics()));
         }
         // a private method's diagnostics are reported only when it vouches that they are DP or public; the target's own
-        // refinement (refine) is reported always: the target's choice on its own rows, for the target, releasing nothing
+        // refinement (refine) is reported always (the target's choice on its own rows, for the target, releasing nothing),
+        // and so are a multi-label run's scores on the evaluation rows (per_label, mean_f1), measured as its accuracy is
         if (!method.diagnosticsArePublic()) {
-            diagnostics.replaceAll(m -> m.containsKey("refine") ? new java.util.TreeMap<>(Map.of("refine", m.get("refine")))
-                    : new java.util.TreeMap<>());
+            diagnostics.replaceAll(m -> {
+                java.util.TreeMap<String, Object> kept = new java.util.TreeMap<>();
+                for (String key : List.of("refine", "per_label", "mean_f1")) {
+                    if (m.containsKey(key)) {
+                        kept.put(key, m.get(key));
+                    }
+                }
+                return kept;
+            });
         }
         boolean any = diagnostics.stream().anyMatch(m -> !m.isEmpty());
         if (regression) {

@@ -43,11 +43,17 @@ public final class PrimaSourceClassifier extends Model<PrimaSourceClassifier> im
     }
 
     private static SourceModel parse(byte[] bytes) {
+        SourceModel m;
         try {
-            return SourceModel.fromArtifact(Artifact.parse("model", bytes, "model"), "model");
+            m = SourceModel.fromArtifact(Artifact.parse("model", bytes, "model"), "model");
         } catch (ArtifactException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
+        if (m.multiLabel()) {
+            throw new IllegalArgumentException("model: a multi-label model (one binary model per label) has no single prediction "
+                    + "column; apply it in process (privadapt target predict)");
+        }
+        return m;
     }
 
     @Override

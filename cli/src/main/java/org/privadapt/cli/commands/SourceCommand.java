@@ -165,7 +165,9 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
                 throw new org.privadapt.data.DataException(source.firstFile(), null, "has " + source.dimension()
                         + " features; the release " + releaseFile + " is for " + release.dimension());
             }
-            source.classLabels();
+            if (!(source.labels().orElse(null) instanceof org.privadapt.data.MultiLabels)) {
+                source.classLabels(); // class labels, or multi-label targets (one binary model per label, issue 47)
+            }
             PrivacySession session = party.session("source");
             SourceModel model;
             try {
@@ -264,8 +266,9 @@ public final class SourceCommand implements java.util.concurrent.Callable<Intege
             if (json) {
                 w.println(Json.write(summary));
             } else {
-                w.printf(Locale.ROOT, "model:   %s (%s, learner %s%s, %d source rows, %d classes)%n", out, release.method(), learner,
-                        learner.equals(classifier) ? "" : " for --classifier " + classifier, rows, model.classNames().size());
+                w.printf(Locale.ROOT, "model:   %s (%s, learner %s%s, %d source rows, %d %s)%n", out, release.method(), learner,
+                        learner.equals(classifier) ? "" : " for --classifier " + classifier, rows, model.classNames().size(),
+                        model.multiLabel() ? "labels, one binary model each" : "classes");
                 w.printf(Locale.ROOT, "privacy: source spent epsilon %s, delta %s%s%n", org.privadapt.cli.Runs.formatNumber(session.spent().epsilon()),
                         org.privadapt.cli.Runs.formatNumber(session.spent().delta()), session.isPrivate() ? "" : " -- seeded noise: NOT differentially private");
                 if (sign.signed() != null) {

@@ -245,7 +245,8 @@ final class SuiteBench {
                         progress.message(taskName + " " + m.name());
                         results.add(Runs.repeat(m, task, config, runs, cellSweep, pair[0], pair[1], progress,
                                 run -> privacy.context(run, null, null, null, null), jobs));
-                        paper004Pipeline |= org.privadapt.methods.gmmuda.GmmUdaMethod.handles(task, config);
+                        paper004Pipeline |= org.privadapt.methods.gmmuda.GmmUdaMethod.handles(task, config)
+                                && !(m instanceof org.privadapt.methods.prima.PrimaMethod); // PRIMA's own label models
                         if (!m.deterministic(task, config) && deterministic.remove(m.name())) {
                             notes = deterministicNote(deterministic, runs);
                         }

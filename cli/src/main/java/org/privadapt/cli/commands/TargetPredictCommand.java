@@ -101,6 +101,11 @@ public final class TargetPredictCommand implements Callable<Integer> {
                         + abbreviate(model.releaseChecksum()) + " is not " + releaseFile + "'s " + abbreviate(rel.checksum()) + ")");
             }
         }
+        if (model.multiLabel() && (engine.stream() || engine.spark() || !refine.equals("none"))) {
+            throw new UsageException(modelFile + ": a multi-label model (one binary model per label) is applied in process and "
+                    + "as it is: " + (refine.equals("none") ? "--engine " + (engine.stream() ? "stream" : "spark") : "--refine " + refine)
+                    + " does not apply");
+        }
         if (engine.stream() || engine.spark()) {
             org.privadapt.cli.TextEncoderRecords.refuseOutOfProcess(encoder, engine.stream() ? "--engine stream" : "--engine spark");
             org.privadapt.cli.TextEncoderRecords.require(art, org.privadapt.data.text.TextEncoding.Identity.BOW, "model", modelFile.toString());
@@ -109,6 +114,9 @@ public final class TargetPredictCommand implements Callable<Integer> {
         data.useTextEncoder(encoder, !json);
         Dataset rows = TargetCommand.prepare(data, dataRef, DataSpecs.Role.PREDICTION, model.preprocessing(), "target");
         org.privadapt.cli.TextEncoderRecords.require(art, org.privadapt.data.text.TextEncoding.identity(rows), "model", modelFile.toString());
+        if (model.multiLabel()) {
+            return predictLabels(model, rows);
+        }
         int[] pred = Prima.predict(model, rows);
         // degenerate predictions of the received model, and then of the refined one: read without labels
         List<String> predictionWarnings = new java.util.ArrayList<>();
@@ -179,6 +187,56 @@ public final class TargetPredictCommand implements Callable<Integer> {
             modelNotes(w, model);
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * A multi-label model's predictions: per row the labels predicted present, separated by ';' (empty: none), and,
+     * when the rows carry the same labels, the mean per-label accuracy.
+     */
+    private Integer predictLabels(SourceModel model, Dataset rows) throws Exception {
+        int[][] pred = Prima.predictLabels(model, rows);
+        List<String> names = model.classNames();
+        StringBuilder csv = new StringBuilder("row,labels\n");
+        for (int i = 0; i < pred.length; i++) {
+            StringBuilder present = new StringBuilder();
+            for (int l = 0; l < names.size(); l++) {
+                if (pred[i][l] == 1) {
+                    present.append(present.length() == 0 ? "" : ";").append(names.get(l));
+                }
+            }
+            csv.append(i).append(',').append(csvField(present.toString())).append('\n');
+        }
+        Double accuracy = null;
+        if (rows.labels().orElse(null) instanceof org.privadapt.data.MultiLabels truth && truth.names().equals(names)) {
+            accuracy = org.privadapt.models.MultiLabelMetrics.evaluate(truth, pred).meanAccuracy();
+        }
+        AtomicFiles.write(out, csv.toString().getBytes(StandardCharsets.UTF_8));
+        PrintWriter w = spec.commandLine().getOut();
+        if (json) {
+            Map<String, Object> summary = new LinkedHashMap<>();
+            summary.put("predictions", out.toString());
+            summary.put("method", model.method());
+            summary.put("rows", rows.size());
+            summary.put("labels", names);
+            summary.put("mean_label_accuracy", accuracy);
+            summary.put("model_private", model.privacy().path("private").asBoolean());
+            if (verify.fingerprint() != null) {
+                summary.put("model_verified_by", verify.fingerprint());
+            }
+            w.println(Json.write(summary));
+        } else {
+            w.printf(Locale.ROOT, "predictions: %s (%d rows, %s, %d labels)%n", out, rows.size(), model.method(), names.size());
+            if (accuracy != null) {
+                w.printf(Locale.ROOT, "accuracy:    %.2f %% (mean per label)%n", 100 * accuracy);
+            }
+            modelNotes(w, model);
+        }
+        return ExitCodes.OK;
+    }
+
+    /** A CSV field, quoted (RFC 4180) when it holds a comma, a quote or a line break. */
+    static String csvField(String v) {
+        return v.matches("(?s).*[\",\r\n].*") ? '"' + v.replace("\"", "\"\"") + '"' : v;
     }
 
     /** The text output's last lines: seeded noise (NOT private) and the verified signer, when either applies. */

@@ -20,7 +20,6 @@ import org.privadapt.methods.core.Disclosures;
 import org.privadapt.methods.core.MethodConfig;
 import org.privadapt.methods.core.NonPrivate;
 import org.privadapt.methods.core.PrivacyContext;
-import org.privadapt.models.MultiLabelMetrics;
 import org.privadapt.models.mixture.DpGaussianMixtureEm;
 import org.privadapt.models.mixture.GaussianMixture;
 import org.privadapt.models.mixture.GaussianMixtureEm;
@@ -300,32 +299,13 @@ public final class GmmUdaMethod implements AdaptationMethod {
             double acc = org.privadapt.models.Metrics.accuracy(pred, Classifiers.truthFor(names, eval));
             return new AdaptationOutcome(method, acc, pred, names, spent, diag);
         }
-        Labels el = eval.labels().orElseThrow(() -> new DataException(eval.firstFile(), null,
-                "domain '" + eval.domain() + "' has no labels to evaluate against"));
-        if (!(el instanceof MultiLabels truth) || !truth.names().equals(names)) {
-            throw new DataException(eval.firstFile(), null, "domain '" + eval.domain() + "': the evaluation labels must be the "
-                    + "source's " + names.size() + " multi-label targets " + names);
-        }
         int[][] pred = new int[logits.rows()][logits.cols()];
         for (int i = 0; i < pred.length; i++) {
             for (int k = 0; k < logits.cols(); k++) {
                 pred[i][k] = logits.get(i, k) > 0 ? 1 : 0; // sigmoid > 0.5
             }
         }
-        MultiLabelMetrics.Report r = MultiLabelMetrics.evaluate(truth, pred);
-        Map<String, Object> d = new LinkedHashMap<>(diag);
-        List<Object> per = new ArrayList<>();
-        for (MultiLabelMetrics.LabelScores s : r.labels()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("label", s.label());
-            m.put("accuracy", s.accuracy());
-            m.put("precision", s.precision());
-            m.put("recall", s.recall());
-            m.put("f1", s.f1());
-            per.add(m);
-        }
-        d.put("per_label", per);
-        d.put("mean_f1", r.meanF1());
-        return AdaptationOutcome.multiLabel(method, r.meanAccuracy(), names, spent, d);
+        return org.privadapt.methods.core.MultiLabelScoring.outcome(method, pred, eval, names, spent, diag);
     }
+
 }

@@ -208,7 +208,7 @@ public final class Prima {
     /** Plans {@link #train}'s releases for n rows (n is used by the gradient learners only) and k classes. */
     public static SourcePlan sourcePlan(TargetRelease release, MethodConfig mc, PrivateLearners.Kind kind, int n, int k,
                                         PrivacySession session) {
-        return PrimaSource.sourcePlan(release, mc, kind, n, k, session);
+        return PrimaSource.sourcePlan(release, mc, kind, n, k, 0, session);
     }
 
     /** Charges the source's moments and model(s) as one atomic charge: a refusal leaves nothing spent (issue 14). */
@@ -285,7 +285,7 @@ public final class Prima {
     /** The model artifact of {@link #train} from its parts ({@code declaredPublic}: the facts the source declared). */
     public static SourceModel sourceModel(TargetRelease release, SourcePlan sp, SourceAlignment alignment, List<List<Network>> models,
                                           List<String> classNames, List<String> declaredPublic, PrivacySession session) {
-        return PrimaSource.sourceModel(release, sp, alignment, models, classNames, declaredPublic, session);
+        return PrimaSource.sourceModel(release, sp, alignment, models, classNames, false, declaredPublic, session);
     }
 
     /**
@@ -333,6 +333,15 @@ public final class Prima {
                     + model.dimension());
         }
         return model.predict(target.features());
+    }
+
+    /** A multi-label model's 0/1 predictions (rows x labels) for the target's rows (preprocessed as the model says). */
+    public static int[][] predictLabels(SourceModel model, Dataset target) throws DataException {
+        if (target.dimension() != model.dimension()) {
+            throw new DataException(target.firstFile(), null, "has " + target.dimension() + " features; the model is for "
+                    + model.dimension());
+        }
+        return model.predictLabels(target.features());
     }
 
     // ------------------------------------------------------------------ shared helpers

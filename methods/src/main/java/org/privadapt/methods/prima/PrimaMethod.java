@@ -92,6 +92,15 @@ public final class PrimaMethod implements AdaptationMethod {
                 org.privadapt.methods.core.TargetRefinements.PARAMETERS);
     }
 
+    /**
+     * Multi-label targets: the source trains one binary model per label (and group) on its aligned rows, all in one
+     * plan ({@link PrimaSource}); the target applies them as they are (no refinement).
+     */
+    @Override
+    public boolean supportsMultiLabel(AdaptationTask task, MethodConfig config) {
+        return true;
+    }
+
     @Override
     public boolean isPrivate() {
         return true;
@@ -108,6 +117,12 @@ public final class PrimaMethod implements AdaptationMethod {
         PrimaConfig cfg = config(config, task.preprocessing());
         String runId = "run-" + config.seed();
         org.privadapt.methods.core.TargetRefinements.mode(config); // a misspelt option fails before anything is spent
+        boolean multi = task.source().labels().orElse(null) instanceof org.privadapt.data.MultiLabels;
+        String refine = config.params().getOrDefault("refine", "none");
+        if (multi && !refine.equals("none") && !refine.equals(org.privadapt.methods.core.TargetRefinements.DEFAULT)) {
+            throw new IllegalArgumentException(name + " on multi-label targets applies the source's label models as they are: "
+                    + "--param refine=" + refine + " does not apply");
+        }
         // one run charges both parties, the source's plan depending on the target's release: stage both, and write
         // either ledger only once both plans passed their checks (a refusal of the source leaves the target untouched)
         privacy.target().stage();
@@ -120,6 +135,14 @@ public final class PrimaMethod implements AdaptationMethod {
             TargetRelease received = TargetRelease.fromArtifact(releaseArtifact, "release");
             SourceModel model = Prima.train(task.source(), received, config, privacy.source());
             SourceModel shipped = SourceModel.fromArtifact(Artifact.parse("model", model.toArtifact(runId).toBytes(), "model"), "model");
+            if (multi) {
+                int[][] labels = Prima.predictLabels(shipped, task.evaluation());
+                PrivacySession.commitStaged(privacy.target(), privacy.source());
+                committed = true;
+                return org.privadapt.methods.core.MultiLabelScoring.outcome(name, labels, task.evaluation(), shipped.classNames(),
+                        Map.of("source", privacy.source().spent(), "target", privacy.target().spent()),
+                        new LinkedHashMap<>(Prima.describe(release)));
+            }
             int[] pred = Prima.predict(shipped, task.evaluation());
             // the target's own adaptation of the model it received: its rows, its result, nothing released
             org.privadapt.methods.core.TargetRefinements.Refined refinement = org.privadapt.methods.core.TargetRefinements

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.privadapt.data.ClassLabels;
 import org.privadapt.data.DataException;
 import org.privadapt.data.Dataset;
+import org.privadapt.data.MultiLabels;
 import org.privadapt.math.DenseMatrix;
 import org.privadapt.math.FeatureMatrix;
 import org.privadapt.methods.artifacts.ArtifactException;
@@ -43,22 +44,30 @@ final class PrimaSource {
         PrimaConfig cfg = release.config();
         Partition partition = release.partition();
         NeighbouringRelation rel = session.relation();
-        ClassLabels y = source.classLabels();
-        int k = y.numClasses();
+        MultiLabels multi = source.labels().orElse(null) instanceof MultiLabels m ? m : null;
+        ClassLabels y = multi == null ? source.classLabels() : null;
+        // multi-label targets: one binary model (absent, present) per label and group, all composed in one plan
+        int k = multi == null ? y.numClasses() : 2;
+        List<String> names = multi == null ? y.names() : multi.names();
         PrivateLearners.Kind kind = Prima.sourceKind(release, mc, k, PrivateLearners.sizePublic(source, session), session);
         PrivateLearners.requireDisclosures(kind, source, session, "the source's model (" + kind.label() + ")");
-        Prima.SourcePlan sp = sourcePlan(release, mc, kind, source.size(), k, session);
+        Prima.SourcePlan sp = sourcePlan(release, mc, kind, source.size(), k, multi == null ? 0 : multi.numLabels(), session);
         chargeSource(sp, release, session);
         FeatureMatrix rows = Prima.clipRows(source.features(), cfg, partition);
         SecondMoments sm = sourceMomentsNoise(Prima.sourceExact(rows, partition), cfg, sp.momentsMultiplier(), rel, session.noise());
         Prima.SourceAlignment alignment = sourceAlignment(sm, release);
         List<DenseMatrix> features = alignment.transform().blockFeatures(rows);
         List<List<Network>> models = new ArrayList<>();
-        int[] codes = y.codes();
+        int[] codes = multi == null ? y.codes() : null;
         for (int g = 0; g < sp.groups(); g++) {
             DenseMatrix x = Prima.SourceTransform.group(features, g, cfg.vote());
             List<Network> group = new ArrayList<>();
-            if (sp.oneVsRest()) {
+            if (multi != null) {
+                for (int l = 0; l < multi.numLabels(); l++) {
+                    group.add(PrivateLearners.train(sp.plan(), x, multi.column(l), List.of(SourceModel.ABSENT, names.get(l)),
+                            session.noise()));
+                }
+            } else if (sp.oneVsRest()) {
                 for (int cls = 0; cls < k; cls++) {
                     int[] binary = new int[codes.length];
                     for (int i = 0; i < codes.length; i++) {
@@ -71,17 +80,21 @@ final class PrimaSource {
             }
             models.add(group);
         }
-        return sourceModel(release, sp, alignment, models, y.names(), source.publicFacts().describe(), session);
+        return sourceModel(release, sp, alignment, models, names, multi != null, source.publicFacts().describe(), session);
     }
 
-    static Prima.SourcePlan sourcePlan(TargetRelease release, MethodConfig mc, PrivateLearners.Kind kind, int n, int k,
+    /**
+     * The plan for k classes, or ({@code labels > 0}) for that many binary labels of a multi-label source: one binary
+     * model per label and group, {@code groups x labels} runs composed (the labels are functions of the same rows).
+     */
+    static Prima.SourcePlan sourcePlan(TargetRelease release, MethodConfig mc, PrivateLearners.Kind kind, int n, int k, int labels,
                                        PrivacySession session) {
         PrimaConfig cfg = release.config();
         Partition partition = release.partition();
         double eps = session.target().epsilon() * (1 - 1e-9);
-        boolean ovr = cfg.oneVsRest() && k > 2 && kind.gradientBased();
+        boolean ovr = labels == 0 && cfg.oneVsRest() && k > 2 && kind.gradientBased();
         int groups = cfg.vote() ? partition.size() : 1;
-        int runs = groups * (ovr ? k : 1);
+        int runs = groups * (labels > 0 ? labels : ovr ? k : 1);
         double delta = session.target().delta();
         double sMoments = Prima.sourceMomentsMultiplier(cfg, session);
         DpEvent moments = new GaussianEvent(sMoments);
@@ -136,7 +149,7 @@ final class PrimaSource {
     }
 
     static SourceModel sourceModel(TargetRelease release, Prima.SourcePlan sp, Prima.SourceAlignment alignment,
-                                   List<List<Network>> models, List<String> classNames, List<String> declaredPublic,
+                                   List<List<Network>> models, List<String> classNames, boolean multiLabel, List<String> declaredPublic,
                                    PrivacySession session) {
         ObjectNode privacy = Prima.statement(session, "source", session.target().delta());
         // what the model carries without noise because the source declared it public (neighbouring-relations.md)
@@ -147,7 +160,7 @@ final class PrimaSource {
         d.forEach((key, v) -> training.put(key, String.valueOf(v)));
         training.put("models", sp.runs());
         return new SourceModel(release.runId(), release.checksum(), release.method(), release.config(), release.preprocessing(),
-                release.partition(), release.mean(), release.sd(), alignment.targetBases(), models, classNames, privacy);
+                release.partition(), release.mean(), release.sd(), alignment.targetBases(), models, classNames, multiLabel, privacy);
     }
 
     static SecondMoments sourceMomentsNoise(SecondMomentRelease.ExactMoments exact, PrimaConfig cfg, double noiseMultiplier,

@@ -22,12 +22,18 @@ import org.privadapt.models.nn.Network;
  *
  * @param targetBases per block, the d_b x k_b target basis for PRISA, or null (PRIMA: target rows are used as they are)
  * @param groups      one group of models per subspace ({@code vote}) or a single group (joint); a group holds one
- *                    multinomial model, or one binary model per class ({@code oneVsRest})
+ *                    multinomial model, or one binary model per class ({@code oneVsRest}), or ({@code multiLabel}) one
+ *                    binary model (classes {@value #ABSENT} and the label) per label
+ * @param classNames  the classes, or the labels of a multi-label model
+ * @param multiLabel  whether each row gets a 0/1 per label ({@link #predictLabels}) rather than one class
  */
 public record SourceModel(String releaseRunId, String releaseChecksum, String method, PrimaConfig config,
                           String preprocessing, Partition partition, double[] targetMean, double[] targetSd,
                           List<DenseMatrix> targetBases, List<List<Network>> groups, List<String> classNames,
-                          ObjectNode privacy) {
+                          boolean multiLabel, ObjectNode privacy) {
+
+    /** The negative class of a multi-label model's binary models. */
+    public static final String ABSENT = "absent";
 
     public int dimension() {
         return partition.dimension();
@@ -50,9 +56,11 @@ public record SourceModel(String releaseRunId, String releaseChecksum, String me
      * @throws IllegalArgumentException if the rows have another dimension
      */
     public int[] predict(FeatureMatrix preprocessed) {
-        if (preprocessed.cols() != dimension()) {
-            throw new IllegalArgumentException("model expects " + dimension() + " features, got " + preprocessed.cols());
+        if (multiLabel) {
+            throw new IllegalArgumentException("this model predicts " + classNames.size() + " labels per row (multi-label), not one "
+                    + "class: use predictLabels");
         }
+        requireDimension(preprocessed);
         List<DenseMatrix> blocks = targetFeatures(preprocessed);
         int n = preprocessed.rows();
         int k = classNames.size();
@@ -79,6 +87,50 @@ public record SourceModel(String releaseRunId, String releaseChecksum, String me
                 }
             }
             out[i] = best;
+        }
+        return out;
+    }
+
+    private void requireDimension(FeatureMatrix preprocessed) {
+        if (preprocessed.cols() != dimension()) {
+            throw new IllegalArgumentException("model expects " + dimension() + " features, got " + preprocessed.cols());
+        }
+    }
+
+    /**
+     * A multi-label model's predictions (n x labels, 0/1) for target rows preprocessed with {@link #preprocessing()}:
+     * each label's binary model says present or absent; with one group per subspace, the majority of the groups, ties
+     * broken by the mean probability of present.
+     *
+     * @throws IllegalArgumentException if the model is not multi-label, or the rows have another dimension
+     */
+    public int[][] predictLabels(FeatureMatrix preprocessed) {
+        if (!multiLabel) {
+            throw new IllegalArgumentException("this model predicts one class per row, not labels: use predict");
+        }
+        requireDimension(preprocessed);
+        List<DenseMatrix> blocks = targetFeatures(preprocessed);
+        int n = preprocessed.rows();
+        int labels = classNames.size();
+        int[][] votes = new int[n][labels];
+        double[][] present = new double[n][labels];
+        for (int g = 0; g < groups.size(); g++) {
+            DenseMatrix x = groups.size() == 1 ? Prima.concat(blocks) : blocks.get(g);
+            for (int l = 0; l < labels; l++) {
+                DenseMatrix p = groups.get(g).get(l).predictProba(x);
+                for (int i = 0; i < n; i++) {
+                    double q = p.get(i, 1);
+                    votes[i][l] += q > p.get(i, 0) ? 1 : 0;
+                    present[i][l] += q;
+                }
+            }
+        }
+        int[][] out = new int[n][labels];
+        for (int i = 0; i < n; i++) {
+            for (int l = 0; l < labels; l++) {
+                int against = groups.size() - votes[i][l];
+                out[i][l] = votes[i][l] > against || (votes[i][l] == against && present[i][l] > 0.5 * groups.size()) ? 1 : 0;
+            }
         }
         return out;
     }
@@ -121,7 +173,9 @@ public record SourceModel(String releaseRunId, String releaseChecksum, String me
                 Artifact.putDoubles(bn, "target_basis", basis.data());
             }
         }
-        ArrayNode gs = p.putArray("groups");
+        // a multi-label model's groups go under another name, so that a reader without multi-label support refuses the
+        // model ("no model groups") instead of reading its label models as one-vs-rest classes
+        ArrayNode gs = p.putArray(multiLabel ? "label_groups" : "groups");
         for (List<Network> g : groups) {
             ArrayNode gn = gs.addArray();
             for (Network net : g) {
@@ -220,12 +274,24 @@ public record SourceModel(String releaseRunId, String releaseChecksum, String me
         } catch (IllegalArgumentException e) {
             throw new ArtifactException(where + ": invalid partition: " + e.getMessage(), e);
         }
+        boolean multi = p.has("label_groups");
+        if (multi && p.has("groups")) {
+            throw new ArtifactException(where + ": model has both class and label groups");
+        }
         List<List<Network>> groups = new ArrayList<>();
         int gi = 0;
-        for (JsonNode gn : p.path("groups")) {
+        for (JsonNode gn : p.path(multi ? "label_groups" : "groups")) {
             List<Network> g = new ArrayList<>();
             for (JsonNode net : gn) {
-                g.add(networkFromJson(net, where + ", group " + gi));
+                Network n = networkFromJson(net, where + ", group " + gi);
+                if (multi && (g.size() >= classes.size() || !n.classNames().equals(List.of(ABSENT, classes.get(g.size()))))) {
+                    throw new ArtifactException(where + ", group " + gi + ": label model " + (g.size() + 1) + " must have the "
+                            + "classes (" + ABSENT + ", its label), one per label in the order of the labels");
+                }
+                g.add(n);
+            }
+            if (multi && g.size() != classes.size()) {
+                throw new ArtifactException(where + ", group " + gi + ": " + g.size() + " label models for " + classes.size() + " labels");
             }
             groups.add(g);
             gi++;
@@ -235,6 +301,6 @@ public record SourceModel(String releaseRunId, String releaseChecksum, String me
         }
         return new SourceModel(Artifact.text(p, "release_run_id", where), Artifact.text(p, "release_checksum", where), a.method(),
                 cfg, Artifact.text(p, "preprocessing", where), partition, Artifact.getDoubles(p, "target_mean", d, where),
-                Artifact.getDoubles(p, "target_sd", d, where), bases, groups, classes, a.privacy().deepCopy());
+                Artifact.getDoubles(p, "target_sd", d, where), bases, groups, classes, multi, a.privacy().deepCopy());
     }
 }

@@ -190,4 +190,55 @@ class PrimaNeighboursTest {
             }
         }
     }
+    /** Multi-label source rows of a neighbour: label j present when feature j is positive (a function of the row alone). */
+    static Dataset multiLabelled(Neighbours.Labelled d, String domain, int labels) {
+        DenseMatrix x = d.matrix();
+        int[][] y = new int[x.rows()][labels];
+        for (int i = 0; i < x.rows(); i++) {
+            for (int j = 0; j < labels; j++) {
+                y[i][j] = x.get(i, j) > 0 ? 1 : 0;
+            }
+        }
+        List<String> names = new ArrayList<>();
+        for (int j = 0; j < labels; j++) {
+            names.add("label" + j);
+        }
+        return new Dataset(domain, x, new org.privadapt.data.MultiLabels(y, names), null,
+                org.privadapt.data.Provenance.generated("neighbour harness"));
+    }
+
+    /**
+     * Multi-label source rows (issue 47): one binary model per label, composed in the plan. On neighbours of both
+     * relations, with the class-statistics learner and with DP-SGD (n declared), only the label models' noisy weights,
+     * and under add/remove the DP-SGD plan's n-determined fields, may differ.
+     */
+    @Test
+    void aMultiLabelSourcesLabelModelsDifferBetweenNeighboursOnlyInDpOutputs() throws Exception {
+        Neighbours.Labelled base = Neighbours.random(60, 10, 3, 1.0, 9);
+        PrimaConfig cfg = PrimaConfig.prima(PrimaConfig.Adaptation.CORAL);
+        PrivacySession ts = new PrivacySession("target", new PrivacyBudget(2.0, 1e-5), NeighbouringRelation.ADD_OR_REMOVE_ONE,
+                NoiseSource.seeded(5), null);
+        TargetRelease r = Prima.release(Neighbours.random(50, 10, 3, 1.0, 10).dataset("t").withoutLabels(), cfg, "none", "prima", 1,
+                "harness", ts);
+        PublicFacts declared = PublicFacts.parse(List.of("size", "classes"), "harness");
+        for (String learner : List.of("ncm", "dp-sgd")) {
+            for (NeighbouringRelation rel : NeighbouringRelation.values()) {
+                List<Neighbours.Pair> pairs = rel == NeighbouringRelation.REPLACE_ONE ? Neighbours.replaceOne(base, 1.0, 4)
+                        : Neighbours.addRemove(base, 1.0, 4);
+                for (Neighbours.Pair p : pairs) {
+                    JsonNode a = sourceModel(multiLabelled(p.d(), "s", 3).withPublicFacts(declared), r, rel, learner);
+                    JsonNode b = sourceModel(multiLabelled(p.dPrime(), "s", 3).withPublicFacts(declared), r, rel, learner);
+                    assertThat(a.at("/payload/label_groups/0").size()).isEqualTo(3);
+                    assertThat(a.at("/payload/groups").isMissingNode()).isTrue();
+                    assertThat(a.at("/privacy/training/models").asText()).isEqualTo("3");
+                    ReleaseComparison.assertOnlyDeclaredDiffer(a, b, path -> ReleaseComparison.metadata(path)
+                            || path.matches("/payload/label_groups/.*/(weights|bias)/base64")
+                            // the labels' runs compose, one level deeper than a single model's event
+                            || (learner.equals("dp-sgd") && (nDetermined(path)
+                                    || path.matches("/privacy/events/\\d+/event/event/(q|count|event/noise_multiplier)"))),
+                            learner + " " + rel + " " + p);
+                }
+            }
+        }
+    }
 }

@@ -193,6 +193,6 @@ class PrimaTrainSplitTest {
         d.forEach((key, v) -> training.put(key, String.valueOf(v)));
         training.put("models", runs);
         return new SourceModel(release.runId(), release.checksum(), release.method(), cfg, release.preprocessing(), partition,
-                release.mean(), release.sd(), targetBases, models, y.names(), privacy);
+                release.mean(), release.sd(), targetBases, models, y.names(), false, privacy);
     }
 }
