@@ -101,9 +101,10 @@ public final class TargetPredictCommand implements Callable<Integer> {
                         + abbreviate(model.releaseChecksum()) + " is not " + releaseFile + "'s " + abbreviate(rel.checksum()) + ")");
             }
         }
-        if (model.multiLabel() && (engine.stream() || engine.spark() || !refine.equals("none"))) {
+        boolean refines = !refine.equals("none") && !refine.equals("default");
+        if (model.multiLabel() && (engine.stream() || engine.spark() || refines)) {
             throw new UsageException(modelFile + ": a multi-label model (one binary model per label) is applied in process and "
-                    + "as it is: " + (refine.equals("none") ? "--engine " + (engine.stream() ? "stream" : "spark") : "--refine " + refine)
+                    + "as it is: " + (refines ? "--refine " + refine : "--engine " + (engine.stream() ? "stream" : "spark"))
                     + " does not apply");
         }
         if (engine.stream() || engine.spark()) {

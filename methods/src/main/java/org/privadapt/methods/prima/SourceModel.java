@@ -244,8 +244,8 @@ public record SourceModel(String releaseRunId, String releaseChecksum, String me
         int d = Artifact.integer(p, "dimension", where);
         List<String> classes = new ArrayList<>();
         p.path("classes").forEach(c -> classes.add(c.asText()));
-        if (classes.size() < 2) {
-            throw new ArtifactException(where + ": model has fewer than two classes");
+        if (classes.size() < (p.has("label_groups") ? 1 : 2)) {
+            throw new ArtifactException(where + ": model has " + (p.has("label_groups") ? "no labels" : "fewer than two classes"));
         }
         List<int[]> idx = new ArrayList<>();
         List<DenseMatrix> bases = new ArrayList<>();
