@@ -5,17 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.privadapt.data.Dataset;
 import org.privadapt.data.MultiLabels;
-import org.privadapt.data.PublicFacts;
 import org.privadapt.math.DenseMatrix;
 import org.privadapt.methods.core.AdaptationOutcome;
 import org.privadapt.methods.core.AdaptationTask;
 import org.privadapt.methods.core.MethodConfig;
 import org.privadapt.methods.core.Methods;
 import org.privadapt.methods.core.PrivacyContext;
+import org.privadapt.methods.testdata.MultiLabelShift;
 import org.privadapt.privacy.BudgetExceededException;
 import org.privadapt.privacy.NeighbouringRelation;
 import org.privadapt.privacy.PrivacyBudget;
@@ -26,26 +25,10 @@ import org.privadapt.privacy.noise.NoiseSource;
 
 /** Paper 004's pipeline end to end on a small synthetic multi-label shift (fixed seeds, stated tolerances). */
 class GmmUdaMethodTest {
-    static final List<String> LABELS = List.of("a", "b", "c");
+    static final List<String> LABELS = MultiLabelShift.LABELS;
 
-    /**
-     * n rows in d dimensions; label j is on when feature j exceeds 0.3 (so labels are learnable from the features);
-     * the target's rows have every feature shifted by {@code shift} on the non-label coordinates.
-     */
     static Dataset data(String name, int n, int d, double shift, long seed) {
-        SplittableRandom r = new SplittableRandom(seed);
-        DenseMatrix x = DenseMatrix.zeros(n, d);
-        int[][] y = new int[n][LABELS.size()];
-        for (int i = 0; i < n; i++) {
-            for (int j = 0; j < d; j++) {
-                x.set(i, j, r.nextDouble() * 2 - 1 + (j >= LABELS.size() ? shift : 0));
-            }
-            for (int j = 0; j < LABELS.size(); j++) {
-                y[i][j] = x.get(i, j) > 0.3 ? 1 : 0;
-            }
-        }
-        return new Dataset(name, x, new MultiLabels(y, LABELS), null, null)
-                .withPublicFacts(new PublicFacts("test", "test", "test", false));
+        return MultiLabelShift.data(name, n, d, shift, seed);
     }
 
     static AdaptationTask task() {

@@ -7,12 +7,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.privadapt.data.Dataset;
-import org.privadapt.data.MultiLabels;
-import org.privadapt.data.PublicFacts;
-import org.privadapt.math.DenseMatrix;
 import org.privadapt.methods.artifacts.Artifact;
 import org.privadapt.methods.artifacts.ArtifactException;
 import org.privadapt.methods.core.AdaptationOutcome;
@@ -20,6 +16,7 @@ import org.privadapt.methods.core.AdaptationTask;
 import org.privadapt.methods.core.MethodConfig;
 import org.privadapt.methods.core.Methods;
 import org.privadapt.methods.core.PrivacyContext;
+import org.privadapt.methods.testdata.MultiLabelShift;
 import org.privadapt.privacy.NeighbouringRelation;
 import org.privadapt.privacy.PrivacyBudget;
 import org.privadapt.privacy.PrivacySession;
@@ -27,24 +24,10 @@ import org.privadapt.privacy.noise.NoiseSource;
 
 /** PRIMA on multi-label targets (issue 47): one binary model per label, scored per label; its artifact; refusals. */
 class PrimaMultiLabelTest {
-    static final List<String> LABELS = List.of("a", "b", "c");
+    static final List<String> LABELS = MultiLabelShift.LABELS;
 
-    /** Label j present when feature j exceeds 0.3; the target's other features shifted by {@code shift}. */
     static Dataset data(String name, int n, double shift, long seed) {
-        SplittableRandom r = new SplittableRandom(seed);
-        int d = 8;
-        DenseMatrix x = DenseMatrix.zeros(n, d);
-        int[][] y = new int[n][LABELS.size()];
-        for (int i = 0; i < n; i++) {
-            for (int j = 0; j < d; j++) {
-                x.set(i, j, r.nextDouble() * 2 - 1 + (j >= LABELS.size() ? shift : 0));
-            }
-            for (int j = 0; j < LABELS.size(); j++) {
-                y[i][j] = x.get(i, j) > 0.3 ? 1 : 0;
-            }
-        }
-        return new Dataset(name, x, new MultiLabels(y, LABELS), null, null)
-                .withPublicFacts(new PublicFacts("test", "test", "test", false));
+        return MultiLabelShift.data(name, n, 8, shift, seed);
     }
 
     static AdaptationTask task() {
