@@ -49,10 +49,10 @@ for enc in bow minilm; do
   "$PA" bench iu-chest-xray-uda --methods dp-source-only --param encoder=$enc --param attack-holdout=0.3 --epsilon 5 \
     --delta 1e-5 --runs 1 --seed 1 --out "$OUT/$enc-dp-source-only-mia.json" > "$OUT/$enc-dp-source-only-mia.md"
 done
-# PRIMA on both encoders' features (issue 47 item 3): the target's DP moments, the source's alignment and one binary
+# PRIMA and PRISA on both encoders' features (issue 47 item 3): the target's DP moments, the source's alignment and one binary
 # model per label (prima's default learner: ncm up to epsilon 4, DP-SGD above), each epsilon, 3 runs
 for enc in bow minilm; do
-  "$PA" bench iu-chest-xray-uda --methods prima --param encoder=$enc --epsilon 2.5,5,7.5,15 --delta 1e-5 --runs 3 --seed 1 \
+  "$PA" bench iu-chest-xray-uda --methods prima,prisa --param encoder=$enc --epsilon 2.5,5,7.5,15 --delta 1e-5 --runs 3 --seed 1 \
     --out "$OUT/$enc-prima.json" > "$OUT/$enc-prima.md"
 done
 # the encoder's speed (no cache): reports per second over the findings column
