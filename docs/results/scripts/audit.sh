@@ -8,6 +8,7 @@ out=${1:-target/audit}
 mkdir -p "$out"
 ./privadapt audit --release ncm --trials 10000000 --json > "$out/ncm.json"
 ./privadapt audit --release lda --trials 10000000 --json > "$out/lda.json"
+./privadapt audit --release adassp --trials 10000000 --json > "$out/adassp.json"
 ./privadapt audit --release prima-target --trials 2000000 --json > "$out/prima-target.json"
 ./privadapt audit --release dpot-record --trials 100000 --json > "$out/dpot-record.json"
 ./privadapt audit --release dpot-attribute --trials 100000 --json > "$out/dpot-attribute.json"
