@@ -8,8 +8,8 @@
 # table cannot silently leave the check behind.
 #
 # Usage: docs/results/scripts/check-results.sh [CHECK ...]   (checks: bassily deep-features prima dpot dpda selection defaults
-#        defaults-adassp;
-#        default all; about 5 minutes on 2 idle cores, 8-10 with other work beside it)
+#        defaults-adassp gmm-uda-minilm gmm-uda-source-only gmm-uda-prima;
+#        default all; about 8 minutes on 2 idle cores, 12-15 with other work beside it)
 # Prints one line per table cell (PASS/FAIL, page:line, expected, got) and exits 1 if any cell fails. Skips (exit 0)
 # when the benchmark data are absent ($PRIVADAPT_DATA, else ../shared/data from the repository root).
 # Environment: PRIVADAPT (default: ./privadapt next to this repository) selects the launcher; CHECK_RESULTS_OUT keeps
@@ -205,6 +205,24 @@ EOF
 check defaults-adassp defaults.md -- office-caltech10-decaf --methods dp-source-only --epsilon 2 --seed 1 --runs 3 --jobs 1 \
   --source-public size,classes,schema --param learner=adassp --param refine=map-prototypes <<'EOF'
 63 average dp-source-only 85.6
+EOF
+
+# gmm-uda.md, issue 47: paper 004 on the frozen pretrained encoder (dp-uda-gmm, MiniLM, epsilon 5: the goal's cell; the
+# launcher runs the encoders jar and reuses the cached encodings), DP source-only and PRIMA on the bag of words
+check gmm-uda-minilm gmm-uda.md -- iu-chest-xray-uda --methods dp-uda-gmm --param encoder=minilm --epsilon 5 --delta 1e-5 \
+  --runs 3 --seed 1 --jobs 1 <<'EOF'
+113 F->I dp-uda-gmm 93.2 0.2
+EOF
+check gmm-uda-source-only gmm-uda.md -- iu-chest-xray-uda --methods dp-source-only --param encoder=bow \
+  --epsilon 2.5,5,7.5,15 --delta 1e-5 --runs 3 --seed 1 --jobs 1 <<'EOF'
+174 F->I dp-source-only[epsilon=2.5] 93.4 0.4
+174 F->I dp-source-only[epsilon=5.0] 93.8 0.1
+174 F->I dp-source-only[epsilon=7.5] 93.9 0.1
+174 F->I dp-source-only[epsilon=15.0] 93.8 0.1
+EOF
+check gmm-uda-prima gmm-uda.md -- iu-chest-xray-uda --methods prima --param encoder=bow --epsilon 5 --delta 1e-5 --runs 3 \
+  --seed 1 --jobs 1 <<'EOF'
+198 F->I prima 93.2 0.6
 EOF
 
 if [[ $FAILED -ne 0 ]]; then
