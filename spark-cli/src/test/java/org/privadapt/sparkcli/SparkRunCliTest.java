@@ -24,8 +24,8 @@ import org.privadapt.cli.ExitCodes;
  */
 class SparkRunCliTest extends SparkEngineCliFixture {
     /**
-     * {@code run --engine spark}: PRIMA and PRISA (learner ncm, lda) with both parties' rows on Spark give the in-process
-     * run's accuracy and spend on the same seed; a source ledger too small for its plan leaves both ledgers unwritten.
+     * {@code run --engine spark}: PRIMA and PRISA (learner ncm, lda) and dp-source-only (ncm, lda, adassp) with both
+     * parties' rows on Spark give the in-process run's accuracy and spend on the same seed; a source ledger too small for its plan leaves both ledgers unwritten.
      */
     @Test
     void theRunOnSparkGivesTheInProcessRunsAccuracyAndSpend() throws Exception {
@@ -35,6 +35,8 @@ class SparkRunCliTest extends SparkEngineCliFixture {
                 List.of("--method", "prisa", "--param", "learner=lda", "--preprocess", "l2,scale=3"),
                 List.of("--method", "dp-source-only"), // learner=auto: the rule picks ncm at epsilon 2
                 List.of("--method", "dp-source-only", "--param", "learner=lda", "--relation", "replace"),
+                // adassp: each row projected (to 3 of the 6 features) and bounded on the executors, the moments summed there
+                List.of("--method", "dp-source-only", "--param", "learner=adassp", "--param", "adassp-dim=3"),
                 // the target's refinement from sums over its rows on the executors: ncm's prototypes, lda's linear model
                 List.of("--method", "dp-source-only", "--param", "refine=map-prototypes"),
                 List.of("--method", "dp-source-only", "--param", "learner=lda", "--relation", "replace", "--param", "refine=map-prototypes"))) {

@@ -5,16 +5,19 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.privadapt.math.DenseMatrix;
+import org.privadapt.methods.core.AdaSspRowMap;
 import org.privadapt.methods.core.PrivateLearners;
+import org.privadapt.models.dp.AdaSsp;
 import org.privadapt.models.dp.ClassStatistics;
 import org.privadapt.models.dp.NoiseAndSampling;
 
 /**
- * The class-statistics releases of the {@code ncm} and {@code lda} learners on Spark: the exact statistic (per-class
- * counts and sums, and for lda the shared second moment) is one aggregate over the rows, each row clipped on the
- * executor by the in-process row map ({@link ClassStatistics#normaliseRow}, {@link ClassStatistics#clipRow}); the noise
- * is added once on the driver by the in-process noise step ({@link PrivateLearners#ncmNoise},
- * {@link PrivateLearners#ldaNoise}) with the caller's noise. The plan (and its charge) is the caller's, as in process.
+ * The class-statistics releases of the {@code ncm}, {@code lda} and {@code adassp} learners on Spark: the exact
+ * statistic (per-class counts and sums, and for lda and adassp the second moment) is one aggregate over the rows, each
+ * row clipped on the executor by the in-process row map ({@link ClassStatistics#normaliseRow},
+ * {@link ClassStatistics#clipRow}; for adassp first projected, {@link #adasspExact}); the noise is added once on the
+ * driver by the in-process noise step ({@link PrivateLearners#ncmNoise}, {@link PrivateLearners#ldaNoise},
+ * {@link PrivateLearners#adasspNoise}) with the caller's noise. The plan (and its charge) is the caller's, as in process.
  *
  * <p>The class set is public and given ({@code classes}, code = position); a label outside it is refused before any
  * noise is drawn, as the in-process statistic refuses a code outside 0..K-1.
@@ -48,10 +51,46 @@ public final class SparkClassStatistics {
                 return ncmRelease(p, table, classes, rnd).nearestClassMean(classes);
             case LDA:
                 return ldaRelease(p, table, classes, rnd).lda(classes, p.config().param("lda-shrinkage", 0.5), 1.0);
+            case ADASSP:
+                return PrivateLearners.adasspModel(p, PrivateLearners.adasspNoise(p, adasspExact(p, table, classes), rnd),
+                        table.dimension(), classes);
             default:
-                throw new IllegalArgumentException("learner " + p.kind().label() + ": on Spark the class statistics give ncm or lda; "
-                        + "give learner=ncm or learner=lda");
+                throw new IllegalArgumentException("learner " + p.kind().label() + ": on Spark the class statistics give ncm, lda or "
+                        + "adassp; give learner=ncm, lda or adassp");
         }
+    }
+
+    /**
+     * The adassp statistic, exact: each row mapped where it is by the release's row map (the public projection, then the
+     * bound R: {@link PrivateLearners#adasspRowMap}), then the class counts, the class sums and the second moment of the
+     * mapped rows in one aggregate, as {@link AdaSsp#ofSums} takes them; the noise is the caller's, on the driver
+     * ({@link PrivateLearners#adasspNoise}), as in process.
+     */
+    public static AdaSsp adasspExact(PrivateLearners.Plan p, SparkTable table, List<String> classes) {
+        AdaSspRowMap rows = PrivateLearners.adasspRowMap(p, table.dimension());
+        RowAggregation.RowMap map = new RowAggregation.RowMap() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            public double[] apply(double[] row) {
+                return applyBlock(new double[][] {row}, 1)[0];
+            }
+
+            /** The block's rows projected by one matrix product, then bounded row by row. */
+            @Override
+            public double[][] applyBlock(double[][] block, int m) {
+                double[][] in = java.util.Arrays.copyOf(block, m);
+                DenseMatrix z = rows.apply(DenseMatrix.fromRows(in)).toDense();
+                double[][] out = new double[block.length][];
+                for (int i = 0; i < m; i++) {
+                    out[i] = z.row(i);
+                }
+                return out;
+            }
+        };
+        // the mapped rows are within R already; the accumulator's clip to R leaves them as they are
+        ClassStatistics s = exact(table, map, rows.outputDim(), classes, rows.rowBound(), true);
+        return AdaSsp.ofSums(s.counts(), s.sums().transpose(), s.moment());
     }
 
     /** The ncm statistic, exact: per-class counts and sums of the unit-normalised rows. */

@@ -19,7 +19,7 @@ import org.privadapt.privacy.NeighbouringRelation;
 import org.privadapt.privacy.noise.NoiseSource;
 
 /**
- * The ncm and lda class-statistics releases on Spark (local[2]) against the in-process ones: with the same seeded
+ * The ncm, lda and adassp releases on Spark (local[2]) against the in-process ones: with the same seeded
  * noise they are equal to 1e-9 relative (to each block's largest entry), re-partitioning the rows into 1, 3 or 7
  * partitions moves the exact statistic by less than that, and on neighbouring datasets (one row added, one row
  * replaced, by a row far outside the bound) the exact Spark statistic moves by at most the declared sensitivity.
@@ -78,6 +78,42 @@ class SparkClassStatisticsTest {
         assertSame(SparkClassStatistics.ncmExact(table, CLASSES), PrivateLearners.ncmExact(x, y, CLASSES.size()), "ncm exact");
         PrivateLearners.Plan lda = plan("lda", NeighbouringRelation.ADD_OR_REMOVE_ONE);
         assertSame(SparkClassStatistics.ldaExact(table, CLASSES, 2.0), PrivateLearners.ldaExact(lda, x, y, CLASSES.size()), "lda exact");
+    }
+
+    /**
+     * The adassp release on Spark (each row projected and bounded on the executors, the moments in one aggregate, the noise
+     * on the driver) equals the in-process one to 1e-9 relative, exact and with the same seeded noise, both relations;
+     * with the identity projection (d 6 at the default adassp-dim) and with a projection to 3 dimensions and rows scaled
+     * to R; and so does the model (its weights).
+     */
+    @Test
+    void theAdasspReleaseEqualsTheInProcessOne() {
+        SparkTable table = data.table(spark, 3);
+        DenseMatrix x = data.matrix();
+        int[] y = data.codes(CLASSES);
+        for (Map<String, String> extra : List.of(Map.<String, String>of(), Map.of("adassp-dim", "3", "adassp-rows", "normalise"))) {
+            for (NeighbouringRelation rel : NeighbouringRelation.values()) {
+                Map<String, String> params = new java.util.HashMap<>(extra);
+                params.put("learner", "adassp");
+                params.put("learner-row-bound", "2.0");
+                PrivateLearners.Plan p = PrivateLearners.plan(new MethodConfig("lr", 0, 1, params), data.rows().length, data.dimension(),
+                        CLASSES.size(), 1.0, 1e-5, rel, null, 1);
+                String what = "adassp " + extra + " " + rel;
+                org.privadapt.models.dp.AdaSsp se = SparkClassStatistics.adasspExact(p, table, CLASSES);
+                org.privadapt.models.dp.AdaSsp le = PrivateLearners.adasspExact(p, x, y, CLASSES.size());
+                assertThat(se.dimension()).as(what + " projected dimension + 1").isEqualTo(extra.isEmpty() ? 7 : 4);
+                assertRelativelyClose(se.moment().data(), le.moment().data(), REL, what + " exact moment");
+                assertRelativelyClose(se.cross().data(), le.cross().data(), REL, what + " exact cross moment");
+                assertRelativelyClose(new double[] {se.eigen()}, new double[] {le.eigen()}, REL, what + " exact eigenvalue");
+                org.privadapt.models.dp.AdaSsp sn = PrivateLearners.adasspNoise(p, se, new SessionRandomness(NoiseSource.seeded(9)));
+                org.privadapt.models.dp.AdaSsp ln = PrivateLearners.adasspNoise(p, le, new SessionRandomness(NoiseSource.seeded(9)));
+                assertRelativelyClose(sn.moment().data(), ln.moment().data(), REL, what + " noisy moment");
+                assertRelativelyClose(sn.cross().data(), ln.cross().data(), REL, what + " noisy cross moment");
+                org.privadapt.models.nn.Network sm = SparkClassStatistics.model(p, table, CLASSES, NoiseSource.seeded(10));
+                org.privadapt.models.nn.Network lm = PrivateLearners.train(p, x, y, CLASSES, NoiseSource.seeded(10));
+                assertRelativelyClose(sm.weights(0).data(), lm.weights(0).data(), 1e-6, what + " model weights");
+            }
+        }
     }
 
     @Test

@@ -21,6 +21,7 @@ import org.privadapt.methods.bassily.NoisyGradientDescent;
 import org.privadapt.methods.bassily.PCnvxAdap;
 import org.privadapt.methods.bassily.StatisticsPCnvxAdap;
 import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.core.PrivateLearners;
 import org.privadapt.methods.neighbours.Neighbours;
 import org.privadapt.methods.neighbours.ReleaseComparison;
 import org.privadapt.methods.prima.Partition;
@@ -46,6 +47,8 @@ import org.privadapt.privacy.noise.NoiseSource;
  * random and adversarial, add/remove-one and replace-one) run through the Spark releases' exact statistics, the vector
  * each Gaussian release adds its noise to, which must move by at most the sensitivity the release declares: the
  * class statistics of ncm (unit rows: sums) and lda (rows clipped to R: counts, sums, second moment), block by block;
+ * adassp's moments (rows projected and bounded on the executors: the augmented second moment, the cross moment, the
+ * smallest eigenvalue);
  * PRIMA/PRISA's target moments (forward selection's full moments and the subspace moments over several partitions,
  * with their block bounds); the full-batch clipped gradient sum of dp-gd; paper 003's releases under replace-one
  * (dp-target-only's gradient sum, <= 2G, at the point of the ball that moves each pair most; pcnvxadap-stats'
@@ -146,6 +149,40 @@ class SparkNeighboursTest {
             }
             // the adversarial pairs reach the sums' bound (rows at the clip bound): the test can see a bound too small
             assertThat(worstSum).as(rel + ": lda sums' bound reached").isGreaterThan(0.99);
+        }
+    }
+
+    /**
+     * The adassp release on Spark (rows projected and bounded on the executors): its exact statistic (the augmented second
+     * moment, the cross moment, the smallest eigenvalue) moves by at most the declared sensitivities on every pair, with
+     * the identity projection and with a projection to 3 dimensions; the adversarial pairs bring the moment to its bound
+     * under add/remove (above 0.99 of it) and near it under replace-one (above 0.8: its sqrt 2 R'^2 needs the two augmented
+     * rows at R' and orthogonal, which these pairs approach without reaching).
+     */
+    @Test
+    void theAdasspStatisticOnSparkMovesByAtMostItsDeclaredSensitivities() {
+        double r = 2.0;
+        Neighbours.Labelled base = Neighbours.random(40, D, K, 2 * r, 55);
+        for (String dim : List.of("1024", "3")) {
+            for (NeighbouringRelation rel : NeighbouringRelation.values()) {
+                PrivateLearners.Plan plan = PrivateLearners.plan(new MethodConfig("lr", 0, 1, Map.of("learner", "adassp",
+                        "learner-row-bound", Double.toString(r), "adassp-dim", dim)), base.y().length, D, K, 1.0, 1e-5, rel, null, 1);
+                org.privadapt.models.dp.AdaSsp.Sensitivities sens = org.privadapt.models.dp.AdaSsp.sensitivities(rel, r);
+                double worst = 0;
+                for (Neighbours.Pair p : pairs(rel, base, 2 * r, 56)) {
+                    String what = rel + " adassp-dim " + dim + " " + p;
+                    org.privadapt.models.dp.AdaSsp a = once(p.d(), "adassp " + dim + " " + rel,
+                            () -> SparkClassStatistics.adasspExact(plan, table(p.d()), names()));
+                    org.privadapt.models.dp.AdaSsp b = once(p.dPrime(), "adassp " + dim + " " + rel,
+                            () -> SparkClassStatistics.adasspExact(plan, table(p.dPrime()), names()));
+                    double moment = a.moment().minus(b.moment()).frobeniusNorm();
+                    ReleaseComparison.assertWithin(moment, sens.moment(), 1e-9, what + ": moment");
+                    ReleaseComparison.assertWithin(a.cross().minus(b.cross()).frobeniusNorm(), sens.cross(), 1e-9, what + ": cross moment");
+                    ReleaseComparison.assertWithin(Math.abs(a.eigen() - b.eigen()), sens.eigen(), 1e-9, what + ": eigenvalue");
+                    worst = Math.max(worst, moment / sens.moment());
+                }
+                assertThat(worst).as(rel + " adassp-dim " + dim + ": the moment's bound approached").isGreaterThan(rel == NeighbouringRelation.ADD_OR_REMOVE_ONE ? 0.99 : 0.8);
+            }
         }
     }
 

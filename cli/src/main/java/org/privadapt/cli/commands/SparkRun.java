@@ -168,9 +168,10 @@ final class SparkRun {
                     boolean gradient = kind == org.privadapt.methods.core.PrivateLearners.Kind.DP_SGD
                             || kind == org.privadapt.methods.core.PrivateLearners.Kind.DP_GD;
                     if (kind != org.privadapt.methods.core.PrivateLearners.Kind.NCM && kind != org.privadapt.methods.core.PrivateLearners.Kind.LDA
-                            && !gradient) {
-                        throw new UsageException(m.name() + ": learner " + kind.label() + ": on Spark the source trains ncm, lda (class "
-                                + "statistics), dp-sgd or dp-gd (clipped sums per step); give --param learner=ncm, lda, dp-sgd or dp-gd");
+                            && kind != org.privadapt.methods.core.PrivateLearners.Kind.ADASSP && !gradient) {
+                        throw new UsageException(m.name() + ": learner " + kind.label() + ": on Spark the source trains ncm, lda, adassp "
+                                + "(class statistics and moments), dp-sgd or dp-gd (clipped sums per step); give --param learner=ncm, lda, "
+                                + "adassp, dp-sgd or dp-gd");
                     }
                     if (gradient && !sizePublic) {
                         throw new UsageException(m.name() + ": the source's " + kind.label() + " model reveals n (its sampling rate and "

@@ -117,7 +117,13 @@ final class AdaSspReleases {
 
     /** The bounded, projected rows the release reads (row-local: the projection is public, the bound per row). */
     static FeatureMatrix rows(PrivateLearners.Plan p, FeatureMatrix x) {
-        return AdaSsp.boundRows(projection(p.config(), x.cols()).apply(x), rowBound(p), clip(p.config()));
+        return rowMap(p, x.cols()).apply(x);
+    }
+
+    /** The release's row map for input dimension d, from the plan's public settings. */
+    static AdaSspRowMap rowMap(PrivateLearners.Plan p, int d) {
+        MethodConfig c = p.config();
+        return new AdaSspRowMap(seed(c), d, projection(c, d).outputDim(), rowBound(p), clip(c));
     }
 
     /** The exact statistics, no noise. */

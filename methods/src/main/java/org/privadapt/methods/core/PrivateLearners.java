@@ -351,6 +351,14 @@ public final class PrivateLearners {
         return AdaSspReleases.rowBound(p);
     }
 
+    /**
+     * The adassp release's row map for input dimension d (the public projection, then the bound R): what an engine applies
+     * to each row before summing the statistics {@link org.privadapt.models.dp.AdaSsp#ofSums} takes.
+     */
+    public static AdaSspRowMap adasspRowMap(Plan p, int d) {
+        return AdaSspReleases.rowMap(p, d);
+    }
+
     /** The adassp model of a release for input dimension d: the ridge solution mapped back through the projection. */
     public static Network adasspModel(Plan p, org.privadapt.models.dp.AdaSsp noisy, int d, List<String> classes) {
         return AdaSspReleases.model(p, noisy, d, classes);

@@ -100,8 +100,25 @@ public final class AdaSsp {
             onehot.set(i, y[i], 1.0);
             counts[y[i]]++;
         }
-        DenseMatrix zy = z.transposeMultiply(onehot); // p x K
-        DenseMatrix g = z.gram();                      // p x p
+        return ofSums(counts, z.transposeMultiply(onehot), z.gram());
+    }
+
+    /**
+     * The exact statistics from sums computed elsewhere (an engine's aggregate over the bounded rows): the class counts
+     * (K), the per-class sums of the rows as columns ({@code Z^T Y}, p x K) and the rows' Gram matrix ({@code Z^T Z},
+     * p x p). {@link #exact} is this on in-memory rows.
+     */
+    public static AdaSsp ofSums(double[] counts, DenseMatrix zy, DenseMatrix g) {
+        int p = g.rows();
+        int k = counts.length;
+        if (g.cols() != p || zy.rows() != p || zy.cols() != k) {
+            throw new IllegalArgumentException("Gram " + g.rows() + "x" + g.cols() + ", class sums " + zy.rows() + "x" + zy.cols()
+                    + ", " + k + " counts");
+        }
+        double n = 0;
+        for (double c : counts) {
+            n += c;
+        }
         DenseMatrix a = DenseMatrix.zeros(p + 1, p + 1);
         DenseMatrix b = DenseMatrix.zeros(p + 1, k);
         for (int j = 0; j < p; j++) {
