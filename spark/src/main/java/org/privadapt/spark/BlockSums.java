@@ -24,34 +24,47 @@ final class BlockSums {
      * {@code Triangles.size(d)}).
      */
     static void addOuterUpper(double[][] rows, int m, int d, double[] g) {
-        int i = 0;
-        for (; i + 4 <= m; i += 4) { // four rows per pass over g
-            double[] a = rows[i];
-            double[] b = rows[i + 1];
-            double[] c = rows[i + 2];
-            double[] e = rows[i + 3];
-            for (int q = 0, t = 0; q < d; q++) {
-                double aq = a[q];
-                double bq = b[q];
-                double cq = c[q];
-                double eq = e[q];
-                for (int p = 0; p <= q; p++) {
-                    g[t + p] += a[p] * aq + b[p] * bq + c[p] * cq + e[p] * eq;
+        // tiles of TILE x TILE entries of g, each updated by every row of the block before the next: g (d^2 / 2 values,
+        // 4 MB at d 1,024) is then read and written once per block instead of once per four rows. Every entry still
+        // adds the rows in the same order and the same groups of four, so the sums are the untiled kernel's to the bit.
+        for (int qt = 0; qt < d; qt += TILE) {
+            int qEnd = Math.min(d, qt + TILE);
+            for (int pt = 0; pt < qEnd; pt += TILE) {
+                int i = 0;
+                for (; i + 4 <= m; i += 4) { // four rows per pass over the tile
+                    double[] a = rows[i];
+                    double[] b = rows[i + 1];
+                    double[] c = rows[i + 2];
+                    double[] e = rows[i + 3];
+                    for (int q = qt; q < qEnd; q++) {
+                        double aq = a[q];
+                        double bq = b[q];
+                        double cq = c[q];
+                        double eq = e[q];
+                        int t = (int) ((long) q * (q + 1) / 2);
+                        int pEnd = Math.min(q + 1, pt + TILE);
+                        for (int p = pt; p < pEnd; p++) {
+                            g[t + p] += a[p] * aq + b[p] * bq + c[p] * cq + e[p] * eq;
+                        }
+                    }
                 }
-                t += q + 1;
-            }
-        }
-        for (; i < m; i++) {
-            double[] x = rows[i];
-            for (int q = 0, t = 0; q < d; q++) {
-                double xq = x[q];
-                for (int p = 0; p <= q; p++) {
-                    g[t + p] += x[p] * xq;
+                for (; i < m; i++) {
+                    double[] x = rows[i];
+                    for (int q = qt; q < qEnd; q++) {
+                        double xq = x[q];
+                        int t = (int) ((long) q * (q + 1) / 2);
+                        int pEnd = Math.min(q + 1, pt + TILE);
+                        for (int p = pt; p < pEnd; p++) {
+                            g[t + p] += x[p] * xq;
+                        }
+                    }
                 }
-                t += q + 1;
             }
         }
     }
+
+    /** The side of {@link #addOuterUpper}'s tiles: 128 x 128 entries of g (128 KB) stay in a core's cache. */
+    static final int TILE = 128;
 
     /** Adds the rows {@code rows[0..m)} (each of length d) to {@code s} (length d). */
     static void addRows(double[][] rows, int m, int d, double[] s) {

@@ -76,16 +76,10 @@ public final class SparkClassStatistics {
                 return applyBlock(new double[][] {row}, 1)[0];
             }
 
-            /** The block's rows projected by one matrix product, then bounded row by row. */
+            /** The block's rows projected by one matrix product (sparse rows by their non-zeros), then bounded. */
             @Override
             public double[][] applyBlock(double[][] block, int m) {
-                double[][] in = java.util.Arrays.copyOf(block, m);
-                DenseMatrix z = rows.apply(DenseMatrix.fromRows(in)).toDense();
-                double[][] out = new double[block.length][];
-                for (int i = 0; i < m; i++) {
-                    out[i] = z.row(i);
-                }
-                return out;
+                return rows.applyRows(block, m);
             }
         };
         // the mapped rows are within R already; the accumulator's clip to R leaves them as they are

@@ -53,6 +53,60 @@ class SparkBlockSumsTest {
         }
     }
 
+    /**
+     * The tiled kernel gives the untiled one's sums to the bit (every entry adds the same rows in the same order and
+     * groups of four) on widths below, at and across the tile's side.
+     */
+    @Test
+    void theTiledKernelEqualsTheUntiledOneToTheBit() {
+        SplittableRandom r = new SplittableRandom(6);
+        for (int d : new int[] {1, 5, BlockSums.TILE - 1, BlockSums.TILE, BlockSums.TILE + 1, 2 * BlockSums.TILE + 37}) {
+            for (int m : new int[] {0, 1, 3, 4, 9}) {
+                double[][] rows = new double[m][d];
+                for (double[] x : rows) {
+                    for (int j = 0; j < d; j++) {
+                        x[j] = SparkTestSupport.gauss(r) * 3;
+                    }
+                }
+                double[] start = new double[Triangles.size(d)];
+                for (int t = 0; t < start.length; t++) {
+                    start[t] = SparkTestSupport.gauss(r);
+                }
+                double[] tiled = start.clone();
+                double[] untiled = start.clone();
+                BlockSums.addOuterUpper(rows, m, d, tiled);
+                untiledOuterUpper(rows, m, d, untiled);
+                assertThat(tiled).as(m + " rows of " + d).isEqualTo(untiled);
+            }
+        }
+    }
+
+    /** The kernel as it was before tiling (four rows per pass over the whole triangle): the reference. */
+    static void untiledOuterUpper(double[][] rows, int m, int d, double[] g) {
+        int i = 0;
+        for (; i + 4 <= m; i += 4) {
+            double[] a = rows[i];
+            double[] b = rows[i + 1];
+            double[] c = rows[i + 2];
+            double[] e = rows[i + 3];
+            for (int q = 0, t = 0; q < d; q++) {
+                for (int p = 0; p <= q; p++) {
+                    g[t + p] += a[p] * a[q] + b[p] * b[q] + c[p] * c[q] + e[p] * e[q];
+                }
+                t += q + 1;
+            }
+        }
+        for (; i < m; i++) {
+            double[] x = rows[i];
+            for (int q = 0, t = 0; q < d; q++) {
+                for (int p = 0; p <= q; p++) {
+                    g[t + p] += x[p] * x[q];
+                }
+                t += q + 1;
+            }
+        }
+    }
+
     /** Wide rows come in fewer rows per block, so that a dense block stays within 2^21 values (16 MB). */
     @Test
     void wideRowsComeInSmallerBlocks() {

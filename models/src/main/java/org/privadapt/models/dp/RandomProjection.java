@@ -10,7 +10,7 @@ import org.privadapt.math.FeatureMatrix;
  * alone, never of the data, so projecting the rows before a DP release costs no privacy (the release's rows are
  * then {@code x P}, bounded after the projection as the release states).
  *
- * <p>P is never held whole: it is generated in blocks of {@value #BLOCK} input coordinates, block b from its own
+ * <p>P is not held whole (unless a caller asks for it, {@link #matrix}): it is generated in blocks of {@value #BLOCK} input coordinates, block b from its own
  * generator seeded by (seed, b), so that the d x p matrix costs {@code BLOCK * p * 8} bytes at a time whatever d is
  * (d = 152,543 sparse in the spam suite), and the same P is regenerated, block by block, to map a p-dimensional model
  * back to the input space ({@link #backProject}). Time: {@code O(d p)} Gaussian draws per pass plus the products
@@ -73,6 +73,28 @@ public final class RandomProjection {
             int to = Math.min(inputDim, from + BLOCK);
             FeatureMatrix part = blocks == 1 ? x : x.selectColumns(range(from, to));
             out.addScaledInPlace(1.0, part.multiply(block(b, to - from)));
+        }
+        return out;
+    }
+
+    /**
+     * P whole (d x p, dense; the identity when the projection is), assembled from the same blocks {@link #apply} draws:
+     * for a caller that projects many small batches of rows (an engine's executors, block by block) and can hold
+     * {@code d p} doubles, instead of drawing P again for every batch.
+     */
+    public DenseMatrix matrix() {
+        if (identity()) {
+            return DenseMatrix.identity(inputDim);
+        }
+        DenseMatrix out = DenseMatrix.zeros(inputDim, outputDim);
+        int blocks = (inputDim + BLOCK - 1) / BLOCK;
+        for (int b = 0; b < blocks; b++) {
+            int from = b * BLOCK;
+            int len = Math.min(inputDim, from + BLOCK) - from;
+            DenseMatrix part = block(b, len);
+            for (int c = 0; c < outputDim; c++) {
+                System.arraycopy(part.data(), c * len, out.data(), c * inputDim + from, len);
+            }
         }
         return out;
     }

@@ -159,12 +159,18 @@ class AdaSspTest {
         DenseMatrix back = p.backProject(w);
         assertThat(back.rows()).isEqualTo(5000);
         assertThat(x.multiply(back).minus(z.toDense().multiply(w)).maxAbs()).isLessThan(1e-9 * (1 + x.multiply(back).maxAbs()));
+        // P whole (for callers that project many small batches) is the matrix apply draws block by block
+        DenseMatrix whole = p.matrix();
+        assertThat(whole.rows()).isEqualTo(5000);
+        assertThat(whole.cols()).isEqualTo(32);
+        assertThat(x.multiply(whole).minus(z.toDense()).maxAbs()).isLessThan(1e-12 * (1 + z.toDense().maxAbs()));
         // identity when p >= d
         RandomProjection id = new RandomProjection(1, 20, 64);
         assertThat(id.identity()).isTrue();
         assertThat(id.outputDim()).isEqualTo(20);
         DenseMatrix small = randomRows(3, 20, 1);
         assertThat(id.apply(small)).isSameAs(small);
+        assertThat(id.matrix().minus(DenseMatrix.identity(20)).maxAbs()).isZero();
         assertThat(id.peakProjectionBytes()).isZero();
     }
 
