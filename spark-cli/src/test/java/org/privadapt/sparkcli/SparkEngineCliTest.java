@@ -81,7 +81,9 @@ class SparkEngineCliTest extends SparkEngineCliFixture {
                         "--param", "block-size=2", "--relation", "replace"), List.of("--param", "learner=ncm", "--relation", "replace"),
                         false),
                 new Case("prima-dp-sgd", "prima", List.of(), List.of("--param", "learner=dp-sgd", "--param", "epochs=2",
-                        "--public", "size"), true));
+                        "--public", "size"), true),
+                // adassp: the mapped rows projected (to 2 features) and bounded on the executors, the moments summed there
+                new Case("prima-adassp", "prima", List.of(), List.of("--param", "learner=adassp", "--param", "adassp-dim=2"), false));
         double worst = 0;
         for (Case c : cases) {
             Path rel = dir.resolve("train-" + c.name + "-release.json");

@@ -31,8 +31,8 @@ import org.privadapt.spark.SparkVectors;
 /**
  * The source's <b>DP model</b> on a PRIMA/PRISA target release, as a Spark ML estimator: {@code fit} trains on the
  * source's labelled rows what the CLI's {@code source train --engine spark --features-column} trains
- * ({@link SparkPrimaTrain#train}: the source's noisy moments, the alignment, then the learner: ncm or lda from noisy
- * class sums, dp-sgd or dp-gd from clipped sums per step), charged to the source's session and ledger as the CLI
+ * ({@link SparkPrimaTrain#train}: the source's noisy moments, the alignment, then the learner: ncm, lda or adassp from noisy
+ * class sums and moments, dp-sgd or dp-gd from clipped sums per step), charged to the source's session and ledger as the CLI
  * charges it: the ledger verified and a spent one refused before any row is read, then the plan (which needs n) and
  * its one atomic charge before any noise. The class set ({@link #classes()}) is public, never read from the rows; a
  * label outside it is refused before the charge. The gradient learners need n public ({@code publicFacts=size} or
@@ -59,7 +59,7 @@ public final class PrimaSourceTrainer extends PartyParams<PrimaSourceClassifier>
                 + "writes it)");
         classes = new StringArrayParam(this, "classes", "the class set, in this order, declared public (never read from the rows)");
         classifier = new Param<>(this, "classifier", "lr or dnn (the CLI's --classifier)");
-        learner = new Param<>(this, "learner", "the private learner: auto, ncm, lda, dp-sgd or dp-gd (the CLI's --param learner)");
+        learner = new Param<>(this, "learner", "the private learner: auto, ncm, lda, adassp, dp-sgd or dp-gd (the CLI's --param learner)");
         setDefault(labelCol, "label");
         setDefault(predictionCol, "prediction");
         setDefault(classifier, "lr");

@@ -106,7 +106,7 @@ class PrimaSourceStageTest {
     @Test
     void theStagesModelEqualsTheInProcessModelOnTheSameSeedAndIsChargedAsIt() throws Exception {
         Dataset<Row> src = source.assembled(spark).coalesce(1); // dp-sgd samples by position: the rows in their order
-        for (String learner : List.of("ncm", "dp-sgd")) {
+        for (String learner : List.of("ncm", "adassp", "dp-sgd")) {
             Path ledger = dir.resolve(learner + ".ledger");
             PrimaSourceClassifier model = trainer(learner).setLedgerPath(ledger.toString()).fit(src);
             PrivacySession local = sourceSession();

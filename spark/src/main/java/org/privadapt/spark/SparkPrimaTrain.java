@@ -9,7 +9,9 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.privadapt.data.PublicFacts;
 import org.privadapt.methods.core.MethodConfig;
+import org.privadapt.methods.core.AdaSspRowMap;
 import org.privadapt.methods.core.PrivateLearners;
+import org.privadapt.models.dp.AdaSsp;
 import org.privadapt.methods.prima.Prima;
 import org.privadapt.methods.prima.SecondMoments;
 import org.privadapt.methods.prima.SourceModel;
@@ -22,7 +24,8 @@ import org.privadapt.privacy.PrivacySession;
 import org.privadapt.privacy.ledger.BudgetLedger;
 
 /**
- * PRIMA's (and PRISA's) <b>source training</b> on Spark for the learners that train by sums ({@code ncm}, {@code lda}):
+ * PRIMA's (and PRISA's) <b>source training</b> on Spark for the learners that train by sums ({@code ncm}, {@code lda},
+ * {@code adassp}, whose mapped rows are then projected and bounded by {@link AdaSspRowMap} on the executor too):
  * {@link Prima#train} with its three row passes where the rows are. (1) The source's own moments
  * ({@link SparkPrimaSource}); (2) on the driver, from them and the target's release, the per-row map
  * ({@link Prima#sourceAlignment}: standardise, per block the CORAL/SA map), a post-processing of DP outputs shipped to
@@ -101,9 +104,9 @@ public final class SparkPrimaTrain {
         boolean sizePublic = declared.sizePublic() || session.relation() == org.privadapt.privacy.NeighbouringRelation.REPLACE_ONE;
         PrivateLearners.Kind kind = Prima.sourceKind(release, mc, names.size(), sizePublic, session);
         boolean gradient = kind == PrivateLearners.Kind.DP_SGD || kind == PrivateLearners.Kind.DP_GD;
-        if (kind != PrivateLearners.Kind.NCM && kind != PrivateLearners.Kind.LDA && !gradient) {
-            throw new IllegalArgumentException("learner " + kind.label() + ": on Spark the source trains ncm, lda (class statistics, "
-                    + "a sum over rows), dp-sgd or dp-gd (clipped sums per step); give one of them");
+        if (kind != PrivateLearners.Kind.NCM && kind != PrivateLearners.Kind.LDA && kind != PrivateLearners.Kind.ADASSP && !gradient) {
+            throw new IllegalArgumentException("learner " + kind.label() + ": on Spark the source trains ncm, lda, adassp (class "
+                    + "statistics and moments, sums over rows), dp-sgd or dp-gd (clipped sums per step); give one of them");
         }
         if (gradient && !sizePublic) {
             throw new IllegalArgumentException("the source's " + kind.label() + " model reveals n (its sampling rate and normaliser): "
@@ -127,6 +130,27 @@ public final class SparkPrimaTrain {
             if (gradient) {
                 // DP-SGD (Poisson batches sampled on the driver, clipped sums where the mapped rows are) or DP-GD
                 net = SparkDpSgd.train(plan, mapped(source, release, alignment.transform(), g), names, session.noise());
+            } else if (kind == PrivateLearners.Kind.ADASSP) {
+                // the group's mapped rows, then adassp's own row map (projection, bound), both where the rows are
+                int width = alignment.transform().groupWidth(g);
+                AdaSspRowMap adassp = PrivateLearners.adasspRowMap(plan, width);
+                RowAggregation.RowMap group = rowMap(aggregated, release, alignment.transform(), g);
+                RowAggregation.RowMap both = new RowAggregation.RowMap() {
+                    private static final long serialVersionUID = 1L;
+
+                    @Override
+                    public double[] apply(double[] row) {
+                        return applyBlock(new double[][] {row}, 1)[0];
+                    }
+
+                    @Override
+                    public double[][] applyBlock(double[][] rows, int m) {
+                        return adassp.applyRows(group.applyBlock(rows, m), m);
+                    }
+                };
+                ClassStatistics exact = SparkClassStatistics.exact(aggregated, both, adassp.outputDim(), names, adassp.rowBound(), true);
+                net = PrivateLearners.adasspModel(plan, PrivateLearners.adasspNoise(plan,
+                        AdaSsp.ofSums(exact.counts(), exact.sums().transpose(), exact.moment()), rnd), width, names);
             } else if (kind == PrivateLearners.Kind.NCM) {
                 net = PrivateLearners.ncmNoise(plan, SparkClassStatistics.exact(aggregated, rowMap(aggregated, release,
                         alignment.transform(), g), alignment.transform().groupWidth(g), names, Double.NaN, false), rnd)

@@ -32,7 +32,7 @@ import org.privadapt.privacy.PrivacySession;
 import org.privadapt.privacy.noise.NoiseSource;
 
 /**
- * PRIMA/PRISA's source training with learner ncm or lda on Spark (local[2]) against {@link Prima#train} in process:
+ * PRIMA/PRISA's source training with learner ncm, lda or adassp on Spark (local[2]) against {@link Prima#train} in process:
  * with the same seeded noise every weight and bias of every model, the target bases, the privacy statement and the
  * charges are equal (numbers to 1e-9 relative); the mapped rows' class statistics (the learner's exact query, for a
  * fixed map) do not depend on the partitioning (1, 3, 7) and equal the in-process ones; on neighbours they move by at
@@ -48,7 +48,7 @@ class SparkPrimaTrainTest {
 
     @AfterAll
     static void report() {
-        SparkTestSupport.reportWorst("PRIMA source training, ncm/lda (Spark vs in-process, and across partitionings)");
+        SparkTestSupport.reportWorst("PRIMA source training, ncm/lda/adassp (Spark vs in-process, and across partitionings)");
     }
 
     @BeforeAll
@@ -113,7 +113,7 @@ class SparkPrimaTrainTest {
         for (PrimaConfig.Adaptation a : PrimaConfig.Adaptation.values()) {
             for (String ensemble : new String[] {"joint", "vote"}) {
                 TargetRelease r = release(a, ensemble);
-                for (String l : new String[] {"ncm", "lda"}) {
+                for (String l : new String[] {"ncm", "lda", "adassp"}) {
                     for (NeighbouringRelation rel : NeighbouringRelation.values()) {
                         PrivacySession ls = session(rel);
                         PrivacySession ss = session(rel);
@@ -127,7 +127,7 @@ class SparkPrimaTrainTest {
                 }
             }
         }
-        assertThat(compared).isEqualTo(16);
+        assertThat(compared).isEqualTo(24);
     }
 
     /**
