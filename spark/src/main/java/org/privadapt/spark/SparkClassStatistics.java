@@ -68,7 +68,18 @@ public final class SparkClassStatistics {
      */
     public static AdaSsp adasspExact(PrivateLearners.Plan p, SparkTable table, List<String> classes) {
         AdaSspRowMap rows = PrivateLearners.adasspRowMap(p, table.dimension());
-        RowAggregation.RowMap map = new RowAggregation.RowMap() {
+        RowAggregation.RowMap map = adasspMap(null, rows);
+        // the mapped rows are within R already; the accumulator's clip to R leaves them as they are
+        ClassStatistics s = exact(table, map, rows.outputDim(), classes, rows.rowBound(), true);
+        return AdaSsp.ofSums(s.counts(), s.sums().transpose(), s.moment());
+    }
+
+    /**
+     * The row map of an adassp release on the executors: {@code before} (null: none; PRIMA's clip and group map), then
+     * adassp's projection and bound ({@link AdaSspRowMap#applyRows}), block by block.
+     */
+    static RowAggregation.RowMap adasspMap(RowAggregation.RowMap before, AdaSspRowMap adassp) {
+        return new RowAggregation.RowMap() {
             private static final long serialVersionUID = 1L;
 
             @Override
@@ -76,15 +87,11 @@ public final class SparkClassStatistics {
                 return applyBlock(new double[][] {row}, 1)[0];
             }
 
-            /** The block's rows projected by one matrix product (sparse rows by their non-zeros), then bounded. */
             @Override
-            public double[][] applyBlock(double[][] block, int m) {
-                return rows.applyRows(block, m);
+            public double[][] applyBlock(double[][] rows, int m) {
+                return adassp.applyRows(before == null ? rows : before.applyBlock(rows, m), m);
             }
         };
-        // the mapped rows are within R already; the accumulator's clip to R leaves them as they are
-        ClassStatistics s = exact(table, map, rows.outputDim(), classes, rows.rowBound(), true);
-        return AdaSsp.ofSums(s.counts(), s.sums().transpose(), s.moment());
     }
 
     /** The ncm statistic, exact: per-class counts and sums of the unit-normalised rows. */

@@ -134,20 +134,8 @@ public final class SparkPrimaTrain {
                 // the group's mapped rows, then adassp's own row map (projection, bound), both where the rows are
                 int width = alignment.transform().groupWidth(g);
                 AdaSspRowMap adassp = PrivateLearners.adasspRowMap(plan, width);
-                RowAggregation.RowMap group = rowMap(aggregated, release, alignment.transform(), g);
-                RowAggregation.RowMap both = new RowAggregation.RowMap() {
-                    private static final long serialVersionUID = 1L;
-
-                    @Override
-                    public double[] apply(double[] row) {
-                        return applyBlock(new double[][] {row}, 1)[0];
-                    }
-
-                    @Override
-                    public double[][] applyBlock(double[][] rows, int m) {
-                        return adassp.applyRows(group.applyBlock(rows, m), m);
-                    }
-                };
+                RowAggregation.RowMap both = SparkClassStatistics.adasspMap(rowMap(aggregated, release, alignment.transform(), g),
+                        adassp);
                 ClassStatistics exact = SparkClassStatistics.exact(aggregated, both, adassp.outputDim(), names, adassp.rowBound(), true);
                 net = PrivateLearners.adasspModel(plan, PrivateLearners.adasspNoise(plan,
                         AdaSsp.ofSums(exact.counts(), exact.sums().transpose(), exact.moment()), rnd), width, names);
